@@ -1,0 +1,2 @@
+// Returns the page title.
+return document.title;
