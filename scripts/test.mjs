@@ -9,7 +9,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
-const flags = args.filter((a) => a.startsWith('--'));
+// --reliability: only the reliability suite (test/reliability), in its full form.
+const reliabilityOnly = args.includes('--reliability');
+const flags = args.filter((a) => a.startsWith('--') && a !== '--reliability');
 const dirs = args.filter((a) => !a.startsWith('--')).map((d) => resolve(d));
 // Browser tests are CPU-heavy: two files at a time on these 2-core machines.
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
@@ -35,13 +37,15 @@ function collect(dir, out) {
 }
 
 const files = [];
-for (const dir of dirs.length > 0 ? dirs : workspaceDirs()) {
+// The root test/ holds the cross-package reliability suite (short form in every run).
+for (const dir of dirs.length > 0 ? dirs : [...workspaceDirs(), root]) {
   const testDir = join(dir, 'test');
   if (existsSync(testDir)) collect(testDir, files);
 }
+const inScope = reliabilityOnly ? files.filter((f) => f.includes('/reliability/')) : files;
 const selected = process.env.TEST_FILTER
-  ? files.filter((f) => f.includes(process.env.TEST_FILTER))
-  : files;
+  ? inScope.filter((f) => f.includes(process.env.TEST_FILTER))
+  : inScope;
 
 if (selected.length === 0) {
   console.error('scripts/test.mjs: no test files found; refusing to pass on an empty run');
@@ -61,6 +65,7 @@ const child = spawn(
       ...process.env,
       // tsx runs TypeScript; the "source" condition points workspace packages at src/.
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --conditions=source --import tsx`.trim(),
+      ...(reliabilityOnly ? { RELIABILITY_FULL: '1' } : {}),
     },
   },
 );
