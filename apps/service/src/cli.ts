@@ -1,4 +1,5 @@
 import { commands, type Command } from './commands/index.js';
+import { errorCode, errorMessage } from './errors.js';
 
 /** Exit codes: 0 success, 1 the command failed, 2 usage error (unknown command or flag). */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -34,5 +35,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`browsertask: unknown command "${name}"\n\n${usage()}\n`);
     return EXIT.usage;
   }
-  return command.run(rest);
+  try {
+    return await command.run(rest);
+  } catch (err) {
+    // Every failure ends as one clear line; usage errors also point at --help.
+    if (errorCode(err) === 'ERR_SERVICE_USAGE') {
+      process.stderr.write(`${errorMessage(err)}\nRun \`browsertask ${name} --help\` for usage.\n`);
+      return EXIT.usage;
+    }
+    process.stderr.write(`browsertask ${name}: ${errorMessage(err)}\n`);
+    return EXIT.failed;
+  }
 }

@@ -1,10 +1,17 @@
-/** One CLI command: its name, a one-line summary for `--help`, and its entry point. */
-export interface Command {
-  readonly name: string;
-  readonly summary: string;
-  /** Runs the command with its own arguments; resolves to the exit code. */
-  run(argv: readonly string[]): Promise<number>;
-}
+import { bundleCommand } from './bundle.js';
+import { checkCommand } from './check.js';
+import type { Command } from './command.js';
+import { initCommand } from './init.js';
+import { runCommand } from './run.js';
+import { serveCommand } from './serve.js';
+
+export type { Command } from './command.js';
 
 /** Every command the CLI knows, in the order `--help` lists them. */
-export const commands: readonly Command[] = [];
+export const commands: readonly Command[] = [
+  serveCommand,
+  runCommand,
+  checkCommand,
+  bundleCommand,
+  initCommand,
+];
