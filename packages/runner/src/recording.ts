@@ -1,0 +1,181 @@
+/**
+ * Recording: the step option `record` (that one step screencast to a GIF under
+ * `<recordingsDir>/<task>/<runId>/`, then a `recording` event `{path, step, ok}`; a failing
+ * step's error names the file) and the `record … end` block (GIF or MP4 of its children,
+ * saved to `path` and/or bound; a failing block is still encoded and saved).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { ActionImpl, RecorderApi, ScreencastLike, StepContext } from './context.js';
+import { RunnerError } from './errors.js';
+import { binaryOutput, hasName, requirePathOrName } from './actions/output.js';
+import { resolveSafePath } from './paths.js';
+
+/** How to get ffmpeg, for messages. */
+export const FFMPEG_HINT =
+  'MP4 recording needs ffmpeg on the PATH: install it (Debian/Ubuntu: apt-get install -y ffmpeg; macOS: brew install ffmpeg) or record as GIF (format gif, or fallback gif)';
+
+let stepCounter = 0;
+
+function safeSegments(name: string): string[] {
+  return name
+    .split('/')
+    .filter((s) => s !== '' && s !== '.' && s !== '..')
+    .map((s) => s.replace(/[^\w.-]/g, '_'));
+}
+
+/** The directory of a run's step recordings: `<recordingsDir>/<task>/<runId>/`. */
+export function runRecordingsDir(
+  ctx: Pick<StepContext, 'recordingsDir' | 'taskName' | 'runId'>,
+): string {
+  return join(ctx.recordingsDir, ...safeSegments(ctx.taskName), ...safeSegments(ctx.runId));
+}
+
+function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+function withPath(err: Error, path: string): Error {
+  if (err instanceof RunnerError) {
+    return new RunnerError(err.code, `${err.message} (recording: ${path})`, {
+      cause: err.cause,
+      step: err.step,
+    });
+  }
+  err.message = `${err.message} (recording: ${path})`;
+  return err;
+}
+
+async function startCast(
+  recorder: RecorderApi,
+  ctx: StepContext,
+  label: string,
+  options: { fps: number; maxFrames: number; maxDurationMs: number },
+): Promise<ScreencastLike> {
+  return ctx.deadline.run(label, async () => recorder.startScreencast(ctx.page, options));
+}
+
+/**
+ * Runs `run` with a GIF screencast around it; emits the `recording` event and, when the
+ * step fails, rethrows its error with the recording's path appended.
+ */
+export async function withStepRecording(
+  label: string,
+  ctx: StepContext,
+  run: () => Promise<unknown>,
+): Promise<unknown> {
+  const recorder = ctx.recorder;
+  if (recorder === undefined) {
+    ctx.logger.warn({ step: label }, 'step recording skipped: no recorder configured');
+    return run();
+  }
+  const fps = 5;
+  const cast = await startCast(recorder, ctx, label, {
+    fps,
+    maxFrames: 300,
+    maxDurationMs: Math.min(30000, ctx.deadline.remainingMs()),
+  });
+  let ok = true;
+  let failure: Error | undefined;
+  let result: unknown;
+  try {
+    result = await run();
+  } catch (err) {
+    ok = false;
+    failure = asError(err);
+  }
+  stepCounter += 1;
+  const path = join(runRecordingsDir(ctx), `${String(stepCounter).padStart(3, '0')}-${label}.gif`);
+  try {
+    const frames = await cast.stop();
+    const gif = await recorder.encodeGif(frames, { fps, quality: 80 });
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, gif);
+    await ctx.publish({
+      kind: 'recording',
+      text: `recording of step "${label}"`,
+      data: { path, step: label, ok },
+    });
+  } catch (encodeErr) {
+    ctx.logger.warn({ step: label, err: encodeErr }, 'step recording failed');
+    if (failure === undefined) throw encodeErr;
+    throw failure;
+  }
+  if (failure !== undefined) throw withPath(failure, path);
+  return result;
+}
+
+function isFfmpegMissing(err: unknown): boolean {
+  return (
+    err !== null &&
+    typeof err === 'object' &&
+    ((err as { code?: unknown }).code === 'ERR_RECORDER_FFMPEG_MISSING' ||
+      (err as { code?: unknown }).code === 'ENOENT')
+  );
+}
+
+/** `record <name> [format gif|mp4] [fps] [quality] [maxFrames] [maxDurationMs] [path] [fallback gif] … end`. */
+export const recordAction: ActionImpl = async (params, step, ctx, label) => {
+  requirePathOrName(step, label, params.path);
+  const recorder = ctx.recorder;
+  if (recorder === undefined) {
+    throw new RunnerError(
+      'ERR_RUNNER_RECORDING',
+      `step "${label}": recording is not available (no recorder configured)`,
+      {
+        step: label,
+      },
+    );
+  }
+  const fps = typeof params.fps === 'number' ? params.fps : 5;
+  const quality = typeof params.quality === 'number' ? params.quality : 80;
+  let path = typeof params.path === 'string' && params.path !== '' ? params.path : undefined;
+  // Resolve before recording so an escaping path fails before any work.
+  if (path !== undefined) resolveSafePath(label, 'path', path, ctx.roots);
+  const cast = await startCast(recorder, ctx, label, {
+    fps,
+    maxFrames: typeof params.maxFrames === 'number' ? params.maxFrames : 300,
+    maxDurationMs: Math.min(
+      typeof params.maxDurationMs === 'number' ? params.maxDurationMs : 30000,
+      ctx.deadline.remainingMs(),
+    ),
+  });
+  let failure: Error | undefined;
+  try {
+    await ctx.runFlow(step.do ?? [], ctx);
+  } catch (err) {
+    failure = asError(err);
+  }
+  const frames = await cast.stop();
+  let bytes: Buffer;
+  if (params.format === 'mp4') {
+    try {
+      bytes = await recorder.encodeMp4(frames, { fps, quality });
+    } catch (err) {
+      if (!isFfmpegMissing(err)) throw failure ?? err;
+      if (params.fallback !== 'gif') {
+        if (failure !== undefined) throw failure;
+        throw new RunnerError('ERR_RUNNER_RECORDING', `step "${label}": ${FFMPEG_HINT}`, {
+          step: label,
+          cause: err,
+        });
+      }
+      ctx.logger.warn({ step: label }, 'ffmpeg missing: recording encoded as GIF (fallback gif)');
+      bytes = await recorder.encodeGif(frames, { fps, quality });
+      if (path !== undefined) path = path.replace(/\.mp4$/i, '') + '.gif';
+    }
+  } else {
+    bytes = await recorder.encodeGif(frames, { fps, quality });
+  }
+  const out = await binaryOutput(step, label, ctx, path, bytes);
+  if (path !== undefined) {
+    const written = resolveSafePath(label, 'path', path, ctx.roots);
+    await ctx.publish({
+      kind: 'recording',
+      text: `recording of block "${hasName(step) ? String(step.as) : label}"`,
+      data: { path: written, step: label, ok: failure === undefined },
+    });
+    if (failure !== undefined) throw withPath(failure, written);
+  } else if (failure !== undefined) throw failure;
+  return out;
+};
