@@ -54,6 +54,8 @@ export interface LineDestination {
 export interface RedactingDestination extends LineDestination {
   /** Forwarded to the wrapped destination when it has one (pino calls it on exit). */
   flushSync?(): void;
+  /** Forwarded to the wrapped destination when it has one (`logger.flush(cb)`). */
+  flush?(cb?: (err?: Error | null) => void): void;
   /** Forwarded to the wrapped destination when it has one. */
   end?(): void;
 }
@@ -68,13 +70,18 @@ export interface RedactingDestination extends LineDestination {
  */
 export function createRedactingDestination(
   redactor: Redactor,
-  destination: LineDestination & { flushSync?(): void; end?(): void },
+  destination: LineDestination & {
+    flushSync?(): void;
+    flush?(cb?: (err?: Error | null) => void): void;
+    end?(): void;
+  },
 ): RedactingDestination {
   const wrapped: RedactingDestination = {
     write: (line: string) => destination.write(redactor.redactSerialized(line)),
   };
   if (typeof destination.flushSync === 'function')
     wrapped.flushSync = () => destination.flushSync?.();
+  if (typeof destination.flush === 'function') wrapped.flush = (cb) => destination.flush?.(cb);
   if (typeof destination.end === 'function') wrapped.end = () => destination.end?.();
   return wrapped;
 }

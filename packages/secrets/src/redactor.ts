@@ -59,7 +59,10 @@ function isPlainObject(value: object): boolean {
  */
 export function createRedactor(sensitiveValues: Iterable<string>): Redactor {
   const values = [...new Set(sensitiveValues)].filter((v) => v !== '');
-  const redact = replacer(values);
+  const shortest = values.reduce((min, v) => Math.min(min, v.length), Infinity);
+  const redactAny = replacer(values);
+  // Strings shorter than the shortest value cannot contain one: skip the regex (hot in redactDeep).
+  const redact = (text: string): string => (text.length < shortest ? text : redactAny(text));
   const serialized = new Set<string>(values);
   for (const v of values) {
     const once = jsonEscaped(v);
@@ -126,15 +129,15 @@ export function createRedactor(sensitiveValues: Iterable<string>): Redactor {
       return settle(value, out, changed, seen);
     }
     if (isPlainObject(value)) {
-      const source = value as Record<PropertyKey, unknown>;
-      const out: Record<PropertyKey, unknown> = Object.create(
+      const source = value as Record<string, unknown>;
+      const out: Record<string, unknown> = Object.create(
         Object.getPrototypeOf(value) as object | null,
-      ) as Record<PropertyKey, unknown>;
+      ) as Record<string, unknown>;
       seen.set(value, out);
       let changed = false;
-      for (const key of Reflect.ownKeys(value)) {
-        if (!Object.prototype.propertyIsEnumerable.call(value, key)) continue;
-        const rk = typeof key === 'string' ? redact(key) : key;
+      // Enumerable string keys only: what JSON serialisation (and so a log line) shows.
+      for (const key of Object.keys(value)) {
+        const rk = redact(key);
         const rv = deep(source[key], seen);
         if (rk !== key || rv !== source[key]) changed = true;
         out[rk] = rv;

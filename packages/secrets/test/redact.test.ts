@@ -191,6 +191,28 @@ test('each layer alone: hooks keep structure, the destination catches class inst
   assert.equal(guarded.join('').includes('layer-secret'), false);
 });
 
+test('the redacting destination forwards flushSync, flush and end', () => {
+  const calls: string[] = [];
+  const dest = createRedactingDestination(createRedactor(['x-secret']), {
+    write: (l: string) => void calls.push(`write ${l}`),
+    flushSync: () => void calls.push('flushSync'),
+    flush: (cb) => {
+      calls.push('flush');
+      cb?.();
+    },
+    end: () => void calls.push('end'),
+  });
+  dest.write('a x-secret b');
+  dest.flushSync?.();
+  dest.flush?.(() => calls.push('flushed'));
+  dest.end?.();
+  assert.deepEqual(calls, [`write a ${REDACTED} b`, 'flushSync', 'flush', 'flushed', 'end']);
+  assert.equal(
+    'flush' in createRedactingDestination(createRedactor([]), { write: () => 0 }),
+    false,
+  );
+});
+
 test('without the redaction options the same logger would leak (the test can fail)', () => {
   const lines: string[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
