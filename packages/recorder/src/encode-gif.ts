@@ -105,6 +105,8 @@ export async function encodeGif(
 
   for (let i = 0; i < frames.length; i++) {
     checkAborted(signal);
+    // A screencast repeats the previous PNG while the page is idle: no need to decode it.
+    if (i > 0 && samePng(frames[i]!.png, frames[i - 1]!.png)) continue;
     let img: RgbaImage = i === 0 ? first : decodePng(frames[i]!.png, i);
     img = resizeRgba(img, width, height);
     const cur = new Uint32Array(img.data.buffer, img.data.byteOffset, width * height);
@@ -119,6 +121,10 @@ export async function encodeGif(
   }
   flush(frames.length);
   return out.finish();
+}
+
+function samePng(a: Buffer, b: Buffer): boolean {
+  return a === b || a.equals(b);
 }
 
 function checkAborted(signal: AbortSignal | undefined): void {

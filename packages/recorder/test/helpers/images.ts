@@ -26,7 +26,8 @@ export function meanAbsError(
   for (let y = region.y; y < region.y + region.h; y++) {
     for (let x = region.x; x < region.x + region.w; x++) {
       const o = (y * width + x) * 4;
-      sum += Math.abs(a[o]! - b[o]!) + Math.abs(a[o + 1]! - b[o + 1]!) + Math.abs(a[o + 2]! - b[o + 2]!);
+      sum +=
+        Math.abs(a[o]! - b[o]!) + Math.abs(a[o + 1]! - b[o + 1]!) + Math.abs(a[o + 2]! - b[o + 2]!);
     }
   }
   return sum / (region.w * region.h * 3);
@@ -37,7 +38,15 @@ export function decodeGif(gif: Buffer): {
   width: number;
   height: number;
   loop: number;
-  frames: { rgba: Uint8Array; delay: number; x: number; y: number; w: number; h: number; transparent: number | null }[];
+  frames: {
+    rgba: Uint8Array;
+    delay: number;
+    x: number;
+    y: number;
+    w: number;
+    h: number;
+    transparent: number | null;
+  }[];
 } {
   const reader = new GifReader(gif);
   const canvas = new Uint8Array(reader.width * reader.height * 4);
