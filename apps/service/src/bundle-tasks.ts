@@ -39,13 +39,16 @@ export interface LoadBundleTasksResult {
 }
 
 /**
- * Loads every task of a bundle; duplicate slugs are errors.
+ * Loads every task of a bundle; duplicate slugs are errors. `knownNames` (declared
+ * secrets, published variables) are template names that raise no warning.
  * @example const { tasks, errors } = await loadBundleTasks(bundle, 'my-bundle/');
  */
 export async function loadBundleTasks(
   bundle: BundleFiles,
   displayPrefix = '',
+  knownNames: Iterable<string> = [],
 ): Promise<LoadBundleTasksResult> {
+  const known = [...knownNames];
   const paths = (await bundle.list()).filter(isTaskPath).sort();
   const tasks: LoadedTask[] = [];
   const errors: string[] = [];
@@ -54,7 +57,7 @@ export async function loadBundleTasks(
   for (const path of paths) {
     const text = await bundle.readText(path);
     const file = `${displayPrefix}${path}`;
-    const result = loadTask(text, file);
+    const result = loadTask(text, file, { knownNames: known });
     if (!result.ok) {
       for (const d of result.diagnostics) {
         (d.severity === 'warning' ? warnings : errors).push(formatDiagnostic(d, text));

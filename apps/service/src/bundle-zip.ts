@@ -11,6 +11,7 @@ import { ZipFile } from 'yazl';
 import { isRecipePath, loadBundleTasks } from './bundle-tasks.js';
 import { isConfigFilePath, loadBundleConfig, type BundleFiles } from './config-files.js';
 import { formatProblem } from './diagnostics.js';
+import { PUBLISHED_ENV_NAMES } from './published-env.js';
 
 /**
  * The fixed timestamp of every entry. Built from local-time fields because the DOS
@@ -82,16 +83,16 @@ export async function createBundleZip(
 ): Promise<CreateBundleZipResult> {
   const source = await openSourceDir(recipesDir);
   const prefix = recipesDir.endsWith('/') ? recipesDir : `${recipesDir}/`;
-  const display = source.mapped ? `${prefix}` : prefix;
-  const loaded = await loadBundleTasks(
-    source.mapped ? { list: source.list, readText: source.readText } : source,
-    display,
-  );
+  const display = prefix;
   const config = await loadBundleConfig(source, {
     env: options.env,
     baseDir: recipesDir,
     displayPrefix: display,
   });
+  const loaded = await loadBundleTasks(source, display, [
+    ...(config.config.secrets ?? []).map((d) => d.name),
+    ...PUBLISHED_ENV_NAMES,
+  ]);
   const errors = [
     ...loaded.errors,
     ...config.problems.filter((p) => p.severity === 'error').map(formatProblem),

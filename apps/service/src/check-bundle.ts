@@ -4,7 +4,7 @@
  */
 import { dirname } from 'node:path';
 import { openBundle } from '@browsertask/bundle-fs';
-import { templateRefs, type StepDef, type TaskDef } from '@browsertask/recipe-parser';
+import type { StepDef } from '@browsertask/recipe-parser';
 import { loadBundleTasks } from './bundle-tasks.js';
 import { loadBundleConfig } from './config-files.js';
 import { formatProblem } from './diagnostics.js';
@@ -25,25 +25,11 @@ function walkSteps(steps: readonly StepDef[], visit: (s: StepDef) => void): void
   }
 }
 
-/** Names a task binds: inputs, step names, `set` names, loop variables. */
-function boundNames(task: TaskDef): Set<string> {
-  const names = new Set(Object.keys(task.input));
-  walkSteps(task.flow, (s) => {
-    if (s.as !== undefined && s.as !== '_') names.add(s.as);
-    if (s.run === 'set' && typeof s.params.name === 'string') names.add(s.params.name);
-    if (s.run === 'for-each') {
-      const as = typeof s.params.as === 'string' ? s.params.as : 'item';
-      names.add(as);
-      names.add(`${as}_index`);
-    }
-  });
-  return names;
-}
-
 /**
  * Checks a bundle. Errors: recipe syntax, config files, duplicate slugs. Warnings:
  * undeclared pools, missing setup/call targets and JS modules, template names that
- * are neither inputs, bindings, declared secrets nor variables the service publishes.
+ * are neither inputs, bindings, declared secrets nor variables the service publishes
+ * (reported by the recipe parser).
  * @example const { errors } = await checkBundle('bundle-example', process.env);
  */
 export async function checkBundle(
@@ -53,12 +39,13 @@ export async function checkBundle(
   const bundle = await openBundle(path);
   try {
     const prefix = `${path.replace(/\/+$/, '')}${bundle.kind === 'zip' ? '!/' : '/'}`;
-    const loaded = await loadBundleTasks(bundle, prefix);
     const config = await loadBundleConfig(bundle, {
       env,
       baseDir: bundle.kind === 'zip' ? dirname(bundle.path) : bundle.path,
       displayPrefix: prefix,
     });
+    const secrets = (config.config.secrets ?? []).map((s) => s.name);
+    const loaded = await loadBundleTasks(bundle, prefix, [...secrets, ...PUBLISHED_ENV_NAMES]);
     const errors = [
       ...loaded.errors,
       ...config.problems.filter((p) => p.severity === 'error').map(formatProblem),
@@ -69,7 +56,6 @@ export async function checkBundle(
     ];
     const pools = new Set(['default', ...Object.keys(config.config.pool?.pools ?? {})]);
     const slugs = new Set(loaded.tasks.map((t) => t.task.name));
-    const secrets = new Set((config.config.secrets ?? []).map((s) => s.name));
     const files = new Set(await bundle.list());
     for (const { path: p, task } of loaded.tasks) {
       const at = (s?: StepDef): string =>
@@ -80,7 +66,6 @@ export async function checkBundle(
       if (task.setupTask !== undefined && !slugs.has(task.setupTask)) {
         warnings.push(`${at()}: warning: setup task "${task.setupTask}" does not exist`);
       }
-      const known = boundNames(task);
       walkSteps(task.flow, (s) => {
         if (
           s.run === 'call' &&
@@ -96,14 +81,6 @@ export async function checkBundle(
           if (typeof mod === 'string' && mod !== '' && !mod.includes('{{')) {
             const file = `scripts/${mod.endsWith('.js') ? mod : `${mod}.js`}`;
             if (!files.has(file)) warnings.push(`${at(s)}: warning: JS module ${file} not found`);
-          }
-        }
-        for (const name of templateRefs(s.params as never)) {
-          const root = name.split('.')[0] ?? name;
-          if (!known.has(root) && !secrets.has(root) && !PUBLISHED_ENV_NAMES.includes(root)) {
-            warnings.push(
-              `${at(s)}: warning: {{${name}}} is not an input, a binding, a declared secret nor a service variable (it renders from the environment, or empty)`,
-            );
           }
         }
       });

@@ -3,7 +3,6 @@
  * its owning package's schema. Found at the bundle root with or without a
  * `.yaml`/`.yml`/`.json` extension; `pool` also under `tasks/` (where webtasks keeps it).
  */
-import { isAbsolute, resolve } from 'node:path';
 import { validateSecretsConfig } from '@browsertask/secrets';
 import { validateStaticMounts } from '@browsertask/server';
 import { validatePoolConfig } from '@browsertask/window-pool';
@@ -154,13 +153,9 @@ export async function loadBundleConfig(
   let mounts: MountsValue | undefined;
   if (parsed['static-mounts']) {
     const entry = parsed['static-mounts'];
-    const r = validateStaticMounts(entry.data, options.env);
-    if (r.ok) {
-      mounts = r.value.map((m) => ({
-        ...m,
-        dir: isAbsolute(m.dir) ? m.dir : resolve(options.baseDir, m.dir),
-      }));
-    } else problems.push(...toProblems(r.diagnostics, entry.file, entry.locate));
+    const r = validateStaticMounts(entry.data, options.env, { baseDir: options.baseDir });
+    if (r.ok) mounts = r.value;
+    else problems.push(...toProblems(r.diagnostics, entry.file, entry.locate));
   }
   return { config: { pool, secrets, mounts, files }, problems };
 }

@@ -25,7 +25,7 @@ export interface LocatedDocument {
   /** Syntax errors, already located. */
   readonly errors: readonly Problem[];
   /** Line/column of the node at `path` (the closest existing ancestor). */
-  locate(path: readonly (string | number)[]): { line: number; col: number };
+  readonly locate: (path: readonly (string | number)[]) => { line: number; col: number };
 }
 
 /** Parses YAML (JSON is YAML) keeping positions for later diagnostics. */
@@ -45,7 +45,7 @@ export function parseLocated(text: string, file: string): LocatedDocument {
   return {
     data: errors.length > 0 ? undefined : (doc.toJS() as unknown),
     errors,
-    locate(path) {
+    locate: (path) => {
       for (let n = path.length; n >= 0; n--) {
         const node: unknown = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
         if (isNode(node) && node.range) {

@@ -22,3 +22,26 @@ export {
   type ServiceLoggerOptions,
 } from './logger.js';
 export { PUBLISHED_ENV_NAMES, publishedEnv } from './published-env.js';
+export {
+  createBundleZip,
+  type CreateBundleZipOptions,
+  type CreateBundleZipResult,
+} from './bundle-zip.js';
+export { checkBundle, type CheckBundleResult } from './check-bundle.js';
+export {
+  CONFIG_FILE_NAMES,
+  configFileCandidates,
+  loadBundleConfig,
+  type BundleConfig,
+  type BundleFiles,
+  type ConfigFileName,
+  type LoadBundleConfigOptions,
+  type LoadBundleConfigResult,
+} from './config-files.js';
+export { formatProblem, type Problem } from './diagnostics.js';
+export {
+  BROWSER_ARGS,
+  startService,
+  type RunningService,
+  type StartServiceOptions,
+} from './start-service.js';

@@ -29,7 +29,7 @@ export interface ServiceLogger {
    * Installs the function every serialised log line passes through before it is
    * written (the secrets redactor): sensitive values never reach a log line.
    */
-  setRedact(redact: (text: string) => string): void;
+  readonly setRedact: (redact: (text: string) => string) => void;
 }
 
 /** Options of {@link createServiceLogger}. */
@@ -57,7 +57,7 @@ export function createServiceLogger(options: ServiceLoggerOptions = {}): Service
   );
   return {
     logger,
-    setRedact(fn) {
+    setRedact: (fn) => {
       redact = fn;
     },
   };
