@@ -66,6 +66,8 @@ export function parseNumberWord(word: string, allowDuration: boolean): number | 
 interface Frame {
   kind: 'task' | 'steps' | 'fields';
   keyword: string;
+  /** Whether the opening line or a field line had errors (then validation is skipped). */
+  dirty?: boolean;
   line: number;
   col: number;
   steps: MutableStep[];
@@ -144,6 +146,8 @@ class RecipeParser {
   private readonly headerSeen = new Map<string, { line: number; col: number }>();
   private readonly statusLine = new WeakMap<MutableStep, number>();
   private lineNo = 0;
+  /** Number of diagnostics when the current line started (a line with errors skips validation). */
+  private lineDiagStart = 0;
   private readonly file: string;
 
   constructor(text: string, file: string) {
@@ -208,6 +212,7 @@ class RecipeParser {
   private line(raw: string): void {
     const trimmed = raw.trimStart();
     if (trimmed === '' || trimmed.startsWith('#')) return;
+    this.lineDiagStart = this.diags.length;
     const lexed = lexLine(raw);
     if (lexed.error) this.syntax(lexed.error.col, lexed.error.message);
     let tokens = lexed.tokens;
@@ -289,6 +294,12 @@ class RecipeParser {
 
   private taskLine(tokens: Token[]): void {
     const first = tokens[0]!;
+    if (this.taskFrame && this.implicitTask && this.name === '' && this.stack.length === 1) {
+      // The missing-`task` error is already reported: adopt this line's slug.
+      const slug = tokens[1];
+      if (slug && slug.kind !== 'group') this.name = slug.text;
+      return;
+    }
     if (this.taskFrame) {
       this.err(
         first.col,
@@ -348,7 +359,7 @@ class RecipeParser {
     this.flushStatus(frame);
     if (frame.kind === 'fields' && frame.step) {
       frame.step.params['fields'] = frame.fields ?? {};
-      this.normalize(frame.step, frame.label ?? 'extract', frame.paramPos);
+      if (!frame.dirty) this.normalize(frame.step, frame.label ?? 'extract', frame.paramPos);
     }
   }
 
@@ -689,6 +700,8 @@ class RecipeParser {
     c.i = used;
     this.stepBody(key, form, step, c, paramPos);
     frame.steps.push(step);
+    // Errors on this line already explain it: no "missing parameter" echo of the same problem.
+    const dirty = this.diags.length > this.lineDiagStart;
     const kind = blockKindOf(key);
     if (kind === 'fields') {
       this.stack.push({
@@ -701,10 +714,12 @@ class RecipeParser {
         label: key,
         paramPos,
         fields: {},
+        dirty,
       });
       return;
     }
-    this.normalize(step, key, paramPos);
+    if (kind === 'steps') step.do = [];
+    if (!dirty) this.normalize(step, key, paramPos);
     if (kind === 'steps') {
       this.stack.push({
         kind,
@@ -857,6 +872,8 @@ class RecipeParser {
       switch (slot.t) {
         case 'param':
           if (!t) break; // normalisation reports the missing parameter
+          // `goto url "…"`: a parameter name followed by a value is the named form.
+          if (this.isTailWord(form, t) && c.peek(1)) break;
           c.next();
           this.setParam(
             step,
@@ -991,11 +1008,7 @@ class RecipeParser {
         const spec = this.specOf(form, param);
         if (spec.type === 'bool') {
           const n = c.peek();
-          if (
-            n &&
-            (n.kind === 'string' ||
-              (n.kind === 'word' && (n.text === 'true' || n.text === 'false')))
-          ) {
+          if (n && (n.kind === 'string' || (n.kind === 'word' && !this.isTailWord(form, n)))) {
             c.next();
             this.setParam(step, param, this.value(n, spec, param, label), n, paramPos);
           } else this.setParam(step, param, true, t, paramPos);
@@ -1124,13 +1137,26 @@ class RecipeParser {
     let value: FlowValue | undefined;
     if (rest.length === 1)
       value = v.kind === 'string' ? v.text : v.kind === 'group' ? this.flow(v) : bareScalar(v.text);
-    else value = this.lines[this.lineNo - 1]!.slice(v.start).trimEnd();
+    else if (v.kind !== 'word') {
+      const extra = rest[1]!;
+      this.syntax(
+        extra.col,
+        `unexpected \`${extra.raw}\` after the ${v.kind === 'group' ? 'flow value' : 'string'} of \`${key}\``,
+      );
+      return;
+    } else value = this.lines[this.lineNo - 1]!.slice(v.start).trimEnd();
     this.setParam(step, 'value', value, v, paramPos);
   }
 
   // ---- extract fields -------------------------------------------------------------
 
   private fieldLine(frame: Frame, tokens: Token[]): void {
+    const before = this.diags.length;
+    this.fieldLineInner(frame, tokens);
+    if (this.diags.length > before) frame.dirty = true;
+  }
+
+  private fieldLineInner(frame: Frame, tokens: Token[]): void {
     const nameTok = tokens[0]!;
     const fields = frame.fields!;
     const name = nameTok.text;

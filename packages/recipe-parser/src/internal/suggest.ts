@@ -29,7 +29,7 @@ export function editDistance(a: string, b: string): number {
 export function suggest(word: string, candidates: Iterable<string>): string | undefined {
   if (word.length > 64) return undefined;
   const lower = word.toLowerCase();
-  const limit = lower.length <= 3 ? 1 : lower.length <= 6 ? 2 : 3;
+  const limit = lower.length <= 4 ? 1 : lower.length <= 8 ? 2 : 3;
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const c of candidates) {
