@@ -51,7 +51,9 @@ export interface Lease extends AsyncDisposable {
   release(options?: ReleaseOptions): Promise<void>;
   /**
    * Maps an error from a run on this window: a {@link SessionResetError} (spec message) when
-   * the window died or `err` is a dead-target error, else `err` unchanged.
+   * the window died or `err` is a dead-target error, else `err` unchanged. A dead-target
+   * error marks the window dead, so release() replaces it even before Playwright's
+   * crash/close event arrives.
    */
   toSessionError(err: unknown): unknown;
 }
@@ -59,6 +61,7 @@ export interface Lease extends AsyncDisposable {
 /** What a lease needs from its pool (kept narrow so the pool never references leases). */
 export interface LeaseHost {
   isDead(slotRef: object, generation: number): boolean;
+  markDead(slotRef: object, generation: number, reason: string): void;
   release(slotRef: object, record: object, reset: boolean): Promise<void>;
 }
 
@@ -105,7 +108,9 @@ export class LeaseImpl implements Lease {
 
   toSessionError(err: unknown): unknown {
     if (err instanceof SessionResetError) return err;
-    if (this.dead || isDeadTargetError(err)) {
+    const deadTarget = isDeadTargetError(err);
+    if (deadTarget) this.host.markDead(this.slotRef, this.window.generation, 'dead-target error');
+    if (deadTarget || this.dead) {
       return new SessionResetError({
         cause: err,
         poolTag: this.window.poolTag,

@@ -197,6 +197,7 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
   private closed = false;
   private readonly leaseHost: LeaseHost = {
     isDead: (slot, generation) => this.isDead(slot as Slot, generation),
+    markDead: (slot, generation, reason) => this.onWindowDeath(slot as Slot, generation, reason),
     release: (slot, record, reset) => this.releaseSlot(slot as Slot, record as LeaseRecord, reset),
   };
   private nextLeaseId = 1;
