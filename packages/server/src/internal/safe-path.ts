@@ -38,9 +38,10 @@ export async function resolveMountFile(
   if (decoded.includes('\0')) throw forbidden('NUL byte');
   if (decoded.includes('\\')) throw forbidden('backslash');
   const segments = decoded.split('/');
-  if (segments.some((s) => s === '' || s === '.' || s === '..')) {
-    throw forbidden('empty, "." or ".." segment');
-  }
+  if (segments.some((s) => s === '.' || s === '..')) throw forbidden('"." or ".." segment');
+  // A trailing slash names a directory: never served.
+  if (segments.length > 1 && segments.at(-1) === '') throw notFound();
+  if (segments.some((s) => s === '')) throw forbidden('absolute path or empty segment');
   let realRoot: string;
   try {
     realRoot = await realpath(rootDir);

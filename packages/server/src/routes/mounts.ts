@@ -21,6 +21,8 @@ function streamFile(ctx: AppContext, root: string, relPath: string): Promise<voi
   // `send` writes the response itself; Koa must not. The error middleware switches this
   // back on if `send` fails before writing anything.
   ctx.respond = false;
+  // Koa starts every response at 404; `send` only ever sets 206/304/416 itself.
+  res.statusCode = 200;
   return new Promise<void>((resolve, reject) => {
     const stream = send(ctx.req, encoded, {
       root,
