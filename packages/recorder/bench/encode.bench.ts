@@ -66,7 +66,7 @@ function cpuMs(): number {
 async function time(fn: () => Promise<Buffer>): Promise<{ ms: number; cpu: number; out: Buffer }> {
   const times: number[] = [];
   const cpus: number[] = [];
-  let out = Buffer.alloc(0);
+  let out: Buffer = Buffer.alloc(0);
   for (let i = 0; i < RUNS; i++) {
     const c = cpuMs();
     const t = performance.now();

@@ -138,6 +138,7 @@ class PageScreencast implements Screencast {
   private teardown: Promise<void> = Promise.resolve();
   private stopPromise: Promise<Frame[]> | undefined;
   private wakeScreenshots: (() => void) | undefined;
+  private screenshotLoop: Promise<void> | undefined;
   private readonly cleanups: (() => void)[] = [];
 
   constructor(
@@ -220,7 +221,8 @@ class PageScreencast implements Screencast {
         }
       }
     };
-    void loop();
+    // stop() waits (briefly) for an in-flight screenshot, so nothing touches the page after it.
+    this.screenshotLoop = loop();
   }
 
   /** Ticks, caps, abort, crash and close handling. */
@@ -321,6 +323,8 @@ class PageScreencast implements Screencast {
     this.wakeScreenshots?.();
     for (const cleanup of this.cleanups.splice(0)) cleanup();
     this.log.debug({ reason, frames: this.frames.length, method: this.method }, 'screencast ended');
+    const loop = this.screenshotLoop;
+    if (loop) this.teardown = settle(loop, CDP_TEARDOWN_MS * 2);
     const cdp = this.cdp;
     this.cdp = undefined;
     if (cdp) {
