@@ -5,6 +5,7 @@
  */
 import type { BrowserContext, Page } from 'playwright';
 import type { StepDef, TaskDef } from '@browsertask/recipe-parser';
+import type { Frame } from '@browsertask/recorder';
 import type { Deadline } from './deadline.js';
 import type { RunEvent } from './events.js';
 import type { Logger } from './logger.js';
@@ -47,7 +48,7 @@ export interface WindowSource {
 
 /** A running screencast (recorder's `Screencast`). */
 export interface ScreencastLike {
-  stop(): Promise<unknown[]>;
+  stop(): Promise<Frame[]>;
 }
 
 /** Encoder options (recorder's). */
@@ -62,8 +63,9 @@ export interface RecorderApi {
     page: Page,
     options: { fps: number; maxFrames: number; maxDurationMs: number },
   ): Promise<ScreencastLike> | ScreencastLike;
-  encodeGif(frames: unknown[], options: EncodeOptions): Promise<Buffer>;
-  encodeMp4(frames: unknown[], options: EncodeOptions): Promise<Buffer>;
+  encodeGif(frames: readonly Frame[], options: EncodeOptions): Promise<Buffer>;
+  /** Rejects with code `ERR_RECORDER_FFMPEG_MISSING` when ffmpeg cannot be started. */
+  encodeMp4(frames: readonly Frame[], options: EncodeOptions): Promise<Buffer>;
 }
 
 /** Mutable state shared by a whole run (every nested flow sees the same object). */

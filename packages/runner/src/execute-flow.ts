@@ -4,6 +4,7 @@
  * response data; `return` stops the run with its value.
  */
 import type { StepDef } from '@browsertask/recipe-parser';
+import { isDeadTargetError } from '@browsertask/window-pool';
 import { ACTION_IMPLS } from './actions/index.js';
 import { coerceParams } from './coerce.js';
 import type { StepContext } from './context.js';
@@ -21,7 +22,7 @@ const DEAD_TARGET =
 /** Whether an error means the window's target died (crash, detach, closed socket). */
 export function isDeadTarget(err: unknown): boolean {
   if (err instanceof RunnerError) return err.code === 'ERR_RUNNER_SESSION_RESET';
-  return err instanceof Error && DEAD_TARGET.test(err.message);
+  return isDeadTargetError(err) || (err instanceof Error && DEAD_TARGET.test(err.message));
 }
 
 /** Names a step in messages: its canonical action name (`step "wait-for": …`). */

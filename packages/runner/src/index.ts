@@ -28,7 +28,7 @@ export { SESSION_RESET_MESSAGE, executeFlow, executeStep, isDeadTarget } from '.
 export { bindInputs } from './inputs.js';
 export { noopLogger, type Logger } from './logger.js';
 export { cleanBundlePath, resolveSafePath, type PathRoots } from './paths.js';
-export { FFMPEG_HINT, runRecordingsDir } from './recording.js';
+export { runRecordingsDir } from './recording.js';
 export {
   createTaskRegistry,
   type LoadTaskFn,
@@ -38,7 +38,13 @@ export {
   type TaskRegistry,
   type TaskRegistryOptions,
 } from './registry.js';
-export { Runner, type RunOptions, type RunOutcome, type RunnerOptions } from './runner.js';
+export {
+  Runner,
+  createRecorder,
+  type RunOptions,
+  type RunOutcome,
+  type RunnerOptions,
+} from './runner.js';
 export {
   lookupName,
   renderReturnValue,

@@ -6,14 +6,11 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { Frame } from '@browsertask/recorder';
 import type { ActionImpl, RecorderApi, ScreencastLike, StepContext } from './context.js';
 import { RunnerError } from './errors.js';
 import { binaryOutput, hasName, requirePathOrName } from './actions/output.js';
 import { resolveSafePath } from './paths.js';
-
-/** How to get ffmpeg, for messages. */
-export const FFMPEG_HINT =
-  'MP4 recording needs ffmpeg on the PATH: install it (Debian/Ubuntu: apt-get install -y ffmpeg; macOS: brew install ffmpeg) or record as GIF (format gif, or fallback gif)';
 
 let stepCounter = 0;
 
@@ -87,7 +84,7 @@ export async function withStepRecording(
   stepCounter += 1;
   const path = join(runRecordingsDir(ctx), `${String(stepCounter).padStart(3, '0')}-${label}.gif`);
   try {
-    const frames = await cast.stop();
+    const frames = await stopWithFrames(cast, ctx);
     const gif = await recorder.encodeGif(frames, { fps, quality: 80 });
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, gif);
@@ -97,12 +94,38 @@ export async function withStepRecording(
       data: { path, step: label, ok },
     });
   } catch (encodeErr) {
+    // A debug aid never fails a step that worked; a failing step keeps its own error.
     ctx.logger.warn({ step: label, err: encodeErr }, 'step recording failed');
-    if (failure === undefined) throw encodeErr;
+    if (failure === undefined) return result;
     throw failure;
   }
   if (failure !== undefined) throw withPath(failure, path);
   return result;
+}
+
+/**
+ * Stops the screencast; a quiet or very short capture can end with no frame at all, so one
+ * screenshot stands in (a recording is never empty while the page lives).
+ */
+async function stopWithFrames(cast: ScreencastLike, ctx: StepContext): Promise<Frame[]> {
+  const frames = await cast.stop();
+  if (frames.length > 0) return frames;
+  const png = await Promise.race([
+    ctx.page.screenshot({ type: 'png', timeout: 5000 }),
+    new Promise<never>((_resolve, reject) =>
+      setTimeout(() => reject(new Error('screenshot timed out')), 5000).unref(),
+    ),
+  ]).catch(() => undefined);
+  return png === undefined ? [] : [{ png, timestampMs: 0 }];
+}
+
+function encode(
+  recorder: RecorderApi,
+  frames: Frame[],
+  options: { fps: number; quality: number },
+  mp4: boolean,
+): Promise<Buffer> {
+  return mp4 ? recorder.encodeMp4(frames, options) : recorder.encodeGif(frames, options);
 }
 
 function isFfmpegMissing(err: unknown): boolean {
@@ -146,26 +169,26 @@ export const recordAction: ActionImpl = async (params, step, ctx, label) => {
   } catch (err) {
     failure = asError(err);
   }
-  const frames = await cast.stop();
+  const frames = await stopWithFrames(cast, ctx);
   let bytes: Buffer;
-  if (params.format === 'mp4') {
-    try {
-      bytes = await recorder.encodeMp4(frames, { fps, quality });
-    } catch (err) {
-      if (!isFfmpegMissing(err)) throw failure ?? err;
-      if (params.fallback !== 'gif') {
-        if (failure !== undefined) throw failure;
-        throw new RunnerError('ERR_RUNNER_RECORDING', `step "${label}": ${FFMPEG_HINT}`, {
-          step: label,
-          cause: err,
-        });
-      }
-      ctx.logger.warn({ step: label }, 'ffmpeg missing: recording encoded as GIF (fallback gif)');
-      bytes = await recorder.encodeGif(frames, { fps, quality });
-      if (path !== undefined) path = path.replace(/\.mp4$/i, '') + '.gif';
+  try {
+    bytes = await encode(recorder, frames, { fps, quality }, params.format === 'mp4');
+  } catch (err) {
+    // A failing block's own error matters more than its recording's.
+    if (failure !== undefined) throw failure;
+    if (!isFfmpegMissing(err) || params.fallback !== 'gif') {
+      const reason = err instanceof Error ? err.message : String(err);
+      const hint = isFfmpegMissing(err)
+        ? ' (or let the recipe fall back to GIF: fallback gif)'
+        : '';
+      throw new RunnerError('ERR_RUNNER_RECORDING', `step "${label}": ${reason}${hint}`, {
+        step: label,
+        cause: err,
+      });
     }
-  } else {
-    bytes = await recorder.encodeGif(frames, { fps, quality });
+    ctx.logger.warn({ step: label }, 'ffmpeg missing: recording encoded as GIF (fallback gif)');
+    bytes = await encode(recorder, frames, { fps, quality }, false);
+    if (path !== undefined) path = `${path.replace(/\.mp4$/i, '')}.gif`;
   }
   const out = await binaryOutput(step, label, ctx, path, bytes);
   if (path !== undefined) {

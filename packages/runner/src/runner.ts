@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TaskDef } from '@browsertask/recipe-parser';
+import { encodeGif, encodeMp4, startScreencast } from '@browsertask/recorder';
 import type {
   BundleReader,
   RecorderApi,
@@ -38,8 +39,10 @@ export interface RunnerOptions {
   readonly defaultTimeoutMs?: number;
   /** Templating's environment fallback (the service passes process.env; secrets arrive here). */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** GIF/MP4 recorder (@browsertask/recorder). Without it `record` fails clearly. */
+  /** GIF/MP4 recorder. @default @browsertask/recorder (with {@link RunnerOptions.ffmpegPath}) */
   readonly recorder?: RecorderApi;
+  /** ffmpeg binary for MP4 recording. @default 'ffmpeg' on the PATH */
+  readonly ffmpegPath?: string;
   readonly logger?: Logger;
 }
 
@@ -76,6 +79,20 @@ function toRunnerError(err: unknown): RunnerError {
 }
 
 /**
+ * The default recorder: @browsertask/recorder's screencast and encoders.
+ *
+ * @param ffmpegPath - ffmpeg binary for MP4 (default: `ffmpeg` on the PATH)
+ */
+export function createRecorder(ffmpegPath?: string): RecorderApi {
+  return {
+    startScreencast: (page, options) => startScreencast(page, options),
+    encodeGif: (frames, options) => encodeGif(frames, options),
+    encodeMp4: (frames, options) =>
+      encodeMp4(frames, ffmpegPath === undefined ? options : { ...options, ffmpegPath }),
+  };
+}
+
+/**
  * Runs tasks in leased windows.
  *
  * @example
@@ -86,11 +103,13 @@ function toRunnerError(err: unknown): RunnerError {
 export class Runner {
   readonly #options: RunnerOptions;
   readonly #logger: Logger;
+  readonly #recorder: RecorderApi;
 
   /** @param options - collaborators and directories (see {@link RunnerOptions}) */
   constructor(options: RunnerOptions) {
     this.#options = options;
     this.#logger = options.logger ?? noopLogger;
+    this.#recorder = options.recorder ?? createRecorder(options.ffmpegPath);
   }
 
   /**
@@ -186,14 +205,7 @@ export class Runner {
   }
 
   async #release(lease: WindowLease, reset: boolean): Promise<void> {
-    if (reset) {
-      // A hung page: closing its context recovers in < 250 ms (platform-notes); the source
-      // then replaces the dead window under the same id.
-      await Promise.race([
-        lease.window.context.close().catch(() => undefined),
-        new Promise((resolve) => setTimeout(resolve, 2000).unref()),
-      ]);
-    }
+    // `reset: true` makes the source replace the window (hung page or dead target).
     try {
       await lease.release(reset ? { reset: true } : undefined);
     } catch (err) {
@@ -231,7 +243,7 @@ export class Runner {
       deadline,
       publish,
       bundle: opts.bundle,
-      recorder: opts.recorder,
+      recorder: this.#recorder,
       recordingsDir: opts.recordingsDir,
       taskName: task.name,
       runId,

@@ -115,7 +115,18 @@ export const snapshotAction: ActionImpl = async (params, step, ctx, label) => {
 export const emulateAction: ActionImpl = async (params, _step, ctx, label) => {
   const session = await cdpFor(ctx, label);
   if (params.reset === true) {
-    await ctx.deadline.run(label, () => session.send('Emulation.clearDeviceMetricsOverride'));
+    // Clearing the override would also drop the context's own viewport (Playwright's
+    // override): put that viewport back instead; deviceScaleFactor 0 = the default.
+    const viewport = ctx.page.viewportSize();
+    await ctx.deadline.run(label, () =>
+      viewport === null
+        ? session.send('Emulation.clearDeviceMetricsOverride')
+        : session.send('Emulation.setDeviceMetricsOverride', {
+            ...viewport,
+            deviceScaleFactor: 0,
+            mobile: false,
+          }),
+    );
     await ctx.deadline.run(label, () => ctx.page.emulateMedia({ colorScheme: null }));
     return { reset: true };
   }

@@ -106,11 +106,13 @@ export const clickAction: ActionImpl = async (params, _step, ctx, label) => {
   const found = await ctx.deadline.run(label, () =>
     ctx.page.evaluate(
       ({ selector, text, exact, closest, mark }) => {
-        const norm = (s: string): string => s.replace(/\s+/g, ' ').trim();
+        // No named helper functions here: tsx's keepNames would reference `__name` in the page.
         for (const el of Array.from(document.querySelectorAll(selector))) {
-          const visible = norm((el as HTMLElement).innerText ?? el.textContent ?? '');
+          const visible = ((el as HTMLElement).innerText ?? el.textContent ?? '')
+            .replace(/\s+/g, ' ')
+            .trim();
           if (text !== null) {
-            const want = norm(text);
+            const want = text.replace(/\s+/g, ' ').trim();
             if (exact ? visible !== want : !visible.includes(want)) continue;
           }
           const target = closest === null ? el : el.closest(closest);
