@@ -39,9 +39,4 @@ export {
   type LoadBundleConfigResult,
 } from './config-files.js';
 export { formatProblem, type Problem } from './diagnostics.js';
-export {
-  BROWSER_ARGS,
-  startService,
-  type RunningService,
-  type StartServiceOptions,
-} from './start-service.js';
+export { startService, type RunningService, type StartServiceOptions } from './start-service.js';

@@ -24,16 +24,6 @@ import { formatProblem } from './diagnostics.js';
 import { ServiceError, errorCode, errorMessage } from './errors.js';
 import { publishedEnv } from './published-env.js';
 
-/** Chromium switches every launched browser gets (platform-notes.md). */
-export const BROWSER_ARGS: readonly string[] = [
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--disable-gpu',
-];
-
 /** Options of {@link startService}. */
 export interface StartServiceOptions {
   readonly config: ServiceConfig;
@@ -190,7 +180,6 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       downloadsDir: config.downloadsDir,
       profileDir: config.profileDir,
       acquireTimeoutMs: config.acquireTimeoutMs,
-      args: BROWSER_ARGS,
       logger,
     });
     onFail.push(() => pools.close());
