@@ -15,6 +15,8 @@ import { decodeUtf8, errnoCode, formatBytes, isInside } from './internal/util.js
 import type { Logger } from './logger.js';
 import type { Bundle, BundleDescription, BundleFileStat, BundleLimits } from './types.js';
 
+const STAT_BATCH = 32;
+
 interface WalkedFile {
   path: string;
   size: number;
@@ -216,8 +218,10 @@ export class DirectoryBundle implements Bundle {
     const bundlePath = this.path;
     const realRoot = this.#realRoot;
 
+    let fileCount = 0;
     const addFile = async (rel: string, full: string): Promise<void> => {
-      if (out.length >= limits.maxEntries) {
+      fileCount += 1;
+      if (fileCount > limits.maxEntries) {
         throw new BundleError(
           'ERR_BUNDLE_LIMIT',
           `directory bundle ${bundlePath} holds more than ${limits.maxEntries} files (option maxEntries)`,
@@ -270,6 +274,17 @@ export class DirectoryBundle implements Bundle {
         throw err;
       }
       dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      // Plain files first, a batch at a time (the libuv pool runs several stats at once); every
+      // batch is awaited before anything else so no rejection is left without a handler.
+      const batch: Promise<void>[] = [];
+      for (const d of dirents) {
+        if (!d.isFile()) continue;
+        batch.push(
+          addFile(relPrefix === '' ? d.name : `${relPrefix}/${d.name}`, join(dirFull, d.name)),
+        );
+        if (batch.length >= STAT_BATCH) await Promise.all(batch.splice(0));
+      }
+      await Promise.all(batch);
       for (const d of dirents) {
         const full = join(dirFull, d.name);
         const rel = relPrefix === '' ? d.name : `${relPrefix}/${d.name}`;
@@ -299,8 +314,6 @@ export class DirectoryBundle implements Bundle {
         } else if (d.isDirectory()) {
           const real = join(dirReal, d.name);
           await visit(full, real, rel, new Set(ancestors).add(real));
-        } else if (d.isFile()) {
-          await addFile(rel, full);
         }
       }
     };

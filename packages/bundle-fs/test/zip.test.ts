@@ -187,3 +187,60 @@ test('close() waits for reads in flight, destroy() ends them', async (t) => {
   other.bundle.destroy();
   assert.equal(stream.destroyed, true);
 });
+
+test('readers racing archive swaps get whole old or new content, or a clear error; never garbage', async (t) => {
+  const versions = [randomBytes(200_000), randomBytes(201_000), randomBytes(202_000)];
+  const zips = await Promise.all(
+    versions.map((v, i) => makeZip({ 'big.bin': v, 'tasks/a.task': `v${i}` })),
+  );
+  const { dir, cleanup } = await tempDir('race');
+  t.after(cleanup);
+  const file = join(dir, 'race.zip');
+  await writeFile(file, zips[0]!);
+  const bundle = await openBundle(file);
+  t.after(() => bundle.close());
+  const outcomes = new Map<string, number>();
+  const count = (k: string): void => void outcomes.set(k, (outcomes.get(k) ?? 0) + 1);
+  let stop = false;
+  const reader = async (): Promise<void> => {
+    while (!stop) {
+      try {
+        const buf = await bundle.readFile('big.bin');
+        count(versions.some((v) => v.equals(buf)) ? 'whole' : 'garbage');
+      } catch (err) {
+        count((err as { code?: string }).code ?? 'uncoded');
+      }
+    }
+  };
+  const readers = [reader(), reader(), reader()];
+  for (let i = 1; i <= 30; i++) {
+    const zip = zips[i % zips.length]!;
+    // Odd swaps are atomic renames; even ones rewrite the file in place (truncate + write).
+    if (i % 2 === 1) await replaceFile(file, zip);
+    else await writeFile(file, zip);
+    await new Promise((resolve) => setTimeout(resolve, 3));
+  }
+  stop = true;
+  await Promise.all(readers);
+  assert.ok((outcomes.get('whole') ?? 0) > 0, JSON.stringify([...outcomes]));
+  for (const key of outcomes.keys()) {
+    assert.ok(
+      ['whole', 'ERR_BUNDLE_CHANGED', 'ERR_BUNDLE_CORRUPT'].includes(key),
+      `unexpected outcome ${key}`,
+    );
+  }
+  await replaceFile(file, zips[2]!);
+  assert.deepEqual(await bundle.readFile('big.bin'), versions[2]);
+});
+
+test('an archive with a long comment opens (the end record is found from the end)', async (t) => {
+  const { dir, cleanup } = await tempDir('comment');
+  t.after(cleanup);
+  const file = join(dir, 'c.zip');
+  // unzipper alone only looks at the last 80 bytes; we locate the record ourselves.
+  const comment = `built by browsertask bundle; ${'x'.repeat(3000)}`;
+  await writeFile(file, await makeZip({ 'tasks/a.task': 'a' }, {}, { comment }));
+  const bundle = await openBundle(file);
+  t.after(() => bundle.close());
+  assert.equal(await bundle.readText('tasks/a.task'), 'a');
+});

@@ -13,7 +13,7 @@ interface YazlZipFile {
     name: string,
     options?: { compress?: boolean; mode?: number; mtime?: Date },
   ): void;
-  end(): void;
+  end(options?: { comment?: string | Buffer }): void;
   outputStream: Readable;
 }
 const require = createRequire(import.meta.url);
@@ -29,6 +29,7 @@ export interface ZipEntryOptions {
 export async function makeZip(
   files: Record<string, string | Buffer>,
   options: Record<string, ZipEntryOptions> = {},
+  archive: { comment?: string | Buffer } = {},
 ): Promise<Buffer> {
   const zip = new yazl.ZipFile();
   for (const name of Object.keys(files).sort()) {
@@ -38,7 +39,7 @@ export async function makeZip(
       ...options[name],
     });
   }
-  zip.end();
+  zip.end(archive);
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
