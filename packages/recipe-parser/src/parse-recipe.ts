@@ -16,6 +16,7 @@ import {
 } from './internal/keywords.js';
 import { lexLine, type Token } from './internal/lexer.js';
 import { FIELD_KINDS, TRANSFORMS, normalizeStep, type MutableStep } from './internal/normalize.js';
+import { nullProto } from './internal/null-proto.js';
 import { didYouMean, suggest } from './internal/suggest.js';
 import { checkTemplateNames } from './template-refs.js';
 import type { FlowValue, InputDef, InputType, StepDef, TaskDef, Transport } from './taskdef.js';
@@ -36,7 +37,7 @@ export type LoadResult =
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-const INPUT_TYPES: Record<string, InputType> = {
+const INPUT_TYPES: Record<string, InputType> = nullProto({
   string: 'string',
   int: 'int',
   integer: 'int',
@@ -45,7 +46,7 @@ const INPUT_TYPES: Record<string, InputType> = {
   bool: 'bool',
   boolean: 'bool',
   json: 'json',
-};
+});
 const TRANSPORTS: readonly Transport[] = ['rest', 'sse', 'websocket', 'async'];
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
@@ -681,6 +682,8 @@ class RecipeParser {
           line: this.lineNo,
           col: first.col,
           steps: [],
+          fields: {},
+          dirty: true,
         });
       return;
     }
@@ -805,7 +808,7 @@ class RecipeParser {
 
   private specOf(form: Form, name: string): ParamSpec {
     const specs = ACTIONS[form.run].params as Readonly<Record<string, ParamSpec>>;
-    return specs[name] ?? { type: 'string' };
+    return (Object.hasOwn(specs, name) ? specs[name] : undefined) ?? { type: 'string' };
   }
 
   private stepBody(

@@ -9,6 +9,7 @@ import { sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import type { RecipeErrorCode } from './errors.js';
 import { FORMS } from './internal/keywords.js';
 import { normalizeStep, type MutableStep } from './internal/normalize.js';
+import { nullProto } from './internal/null-proto.js';
 import { didYouMean } from './internal/suggest.js';
 import type { LoadResult, ParseOptions } from './parse-recipe.js';
 import { taskDefSchema } from './schema.js';
@@ -17,7 +18,7 @@ import type { FlowValue, InputDef, InputType, StepDef, TaskDef, Transport } from
 
 type Path = (string | number)[];
 
-const INPUT_TYPES: Record<string, InputType> = {
+const INPUT_TYPES: Record<string, InputType> = nullProto({
   string: 'string',
   int: 'int',
   integer: 'int',
@@ -26,7 +27,7 @@ const INPUT_TYPES: Record<string, InputType> = {
   bool: 'bool',
   boolean: 'bool',
   json: 'json',
-};
+});
 
 /** Short parameter names accepted in YAML too (`timeout` → `timeoutMs`), by action. */
 const PARAM_ALIASES: Record<string, Record<string, string>> = {};
@@ -99,6 +100,7 @@ class YamlLoader {
       lineCounter: this.lc,
       prettyErrors: false,
       uniqueKeys: true,
+      logLevel: 'error',
     });
     for (const e of this.doc.errors) {
       const pos = e.linePos?.[0] ?? this.lc.linePos(e.pos[0]);

@@ -5,6 +5,7 @@
  */
 import type { ActionName } from '../actions.js';
 import type { FlowValue } from '../taskdef.js';
+import { nullProto } from './null-proto.js';
 
 /** One positional slot of a step keyword. */
 export type Slot =
@@ -68,7 +69,7 @@ const emit: Form = { run: 'emit-event', slots: [], custom: 'emit' };
 const setVar: Form = { run: 'set', slots: [], custom: 'set' };
 
 /** Every step keyword, multi-word ones written with single spaces. */
-export const FORMS: Readonly<Record<string, Form>> = {
+export const FORMS: Readonly<Record<string, Form>> = nullProto({
   goto: { run: 'goto', slots: [{ t: 'param', p: 'url' }] },
   wait: { run: 'wait', slots: [{ t: 'param', p: 'duration' }] },
   'wait until': waitFor,
@@ -144,17 +145,17 @@ export const FORMS: Readonly<Record<string, Form>> = {
   'save html': saveHtml,
   emit,
   'emit-event': emit,
-};
+});
 
 /** First words of multi-word keywords that are not keywords alone, with the shape to show. */
-export const PREFIX_HINTS: Readonly<Record<string, string>> = {
+export const PREFIX_HINTS: Readonly<Record<string, string>> = nullProto({
   scroll: 'scroll until stable "<selector>"',
   html: 'html to pdf [<name>] html "<source>"',
   save: 'save html path "<file>"',
   read: 'read file <name> path "<file>"',
   get: 'get cookies <name>',
   download: 'download each <name> selector "<selector>"',
-};
+});
 
 /** Header lines of a task (only at its top level). */
 export const HEADER_KEYWORDS = ['pool', 'timeout', 'transport', 'input', 'setup'] as const;

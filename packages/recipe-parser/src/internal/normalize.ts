@@ -158,8 +158,8 @@ export function normalizeStep(step: MutableStep, label: string, sink: NormalizeS
   }
 
   for (const [name, value] of Object.entries(params)) {
-    const ps = specs[name];
-    if (!ps) continue;
+    if (!Object.hasOwn(specs, name)) continue;
+    const ps = specs[name]!;
     if (value === null && ps.type !== 'any') {
       delete params[name];
       continue;
