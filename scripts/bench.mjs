@@ -20,11 +20,20 @@ for (const group of ['packages', 'apps']) {
     const pkgFile = join(root, group, dir, 'package.json');
     if (!existsSync(pkgFile)) continue;
     const pkg = JSON.parse(readFileSync(pkgFile, 'utf8'));
-    if (pkg.scripts?.bench) targets.push({ name: pkg.name, cwd: join(root, group, dir), cmd: ['pnpm', ['run', 'bench']] });
+    if (pkg.scripts?.bench)
+      targets.push({
+        name: pkg.name,
+        cwd: join(root, group, dir),
+        cmd: ['pnpm', ['run', 'bench']],
+      });
   }
 }
 if (existsSync(join(root, 'bench', 'run.ts'))) {
-  targets.push({ name: 'bench/run.ts (service scenarios)', cwd: root, cmd: [process.execPath, ['--import', 'tsx', 'bench/run.ts']] });
+  targets.push({
+    name: 'bench/run.ts (service scenarios)',
+    cwd: root,
+    cmd: [process.execPath, ['--import', 'tsx', 'bench/run.ts']],
+  });
 }
 
 let failed = 0;
