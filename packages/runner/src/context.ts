@@ -39,6 +39,8 @@ export interface WindowLease {
    * closed context itself.
    */
   release(options?: { reset?: boolean }): Promise<void>;
+  /** Whether the window died (crash, close, disconnect) while leased, when the source knows. */
+  readonly dead?: boolean;
 }
 
 /** Where runs get windows from: window-pool's `WindowPools` fits, as does a test double. */

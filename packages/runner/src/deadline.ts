@@ -13,6 +13,8 @@ export class Deadline {
   readonly signal: AbortSignal | undefined;
   /** Set when our own timer had to abandon a call that never returned (page likely hung). */
   abandonedCall = false;
+  #fault: Error | undefined;
+  readonly #faultListeners = new Set<(err: Error) => void>();
 
   /**
    * @param timeoutMs - whole-run budget in ms
@@ -54,6 +56,7 @@ export class Deadline {
    * @throws RunnerError `ERR_RUNNER_DEADLINE`, `ERR_RUNNER_ABORTED`
    */
   check(step: string): void {
+    if (this.#fault !== undefined) throw this.#fault;
     if (this.signal?.aborted === true) throw this.abortError(step);
     if (this.remainingMs() <= 0) throw this.deadlineError(step);
   }
@@ -70,6 +73,7 @@ export class Deadline {
     const remaining = this.remainingMs();
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
+    let onFault: ((err: Error) => void) | undefined;
     const guard = new Promise<never>((_resolve, reject) => {
       // Our own timer fires a little after Playwright's so its TimeoutError wins when it can.
       timer = setTimeout(() => {
@@ -78,12 +82,14 @@ export class Deadline {
       }, remaining + 250);
       onAbort = () => reject(this.abortError(step));
       this.signal?.addEventListener('abort', onAbort, { once: true });
+      onFault = (err: Error) => reject(err);
+      this.#faultListeners.add(onFault);
     });
     const work = call(Math.max(1, remaining));
     try {
       return await Promise.race([work, guard]);
     } catch (err) {
-      if (err instanceof RunnerError) {
+      if (err instanceof RunnerError || err === this.#fault) {
         // The abandoned call may still settle later: never leave its rejection unhandled.
         work.catch(() => undefined);
         throw err;
@@ -94,7 +100,18 @@ export class Deadline {
     } finally {
       clearTimeout(timer);
       if (onAbort !== undefined) this.signal?.removeEventListener('abort', onAbort);
+      if (onFault !== undefined) this.#faultListeners.delete(onFault);
     }
+  }
+
+  /**
+   * Fails the run from outside (the window's tab crashed or closed): every pending and
+   * later call rejects with `err` at once instead of waiting for its own timeout.
+   */
+  fault(err: Error): void {
+    if (this.#fault !== undefined) return;
+    this.#fault = err;
+    for (const listener of this.#faultListeners) listener(err);
   }
 
   /**

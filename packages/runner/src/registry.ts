@@ -6,7 +6,12 @@
  * `count()` cover the valid ones, and running the broken one fails with its
  * `file:line:col: message`.
  */
-import type { InputDef, TaskDef, Transport } from '@browsertask/recipe-parser';
+import {
+  loadTask as parserLoadTask,
+  type InputDef,
+  type TaskDef,
+  type Transport,
+} from '@browsertask/recipe-parser';
 import type { BundleReader } from './context.js';
 import { RunnerError } from './errors.js';
 import { noopLogger, type Logger } from './logger.js';
@@ -26,7 +31,13 @@ export type LoadTaskResult =
   | { readonly ok: true; readonly task: TaskDef; readonly warnings?: readonly unknown[] }
   | {
       readonly ok: false;
-      readonly diagnostics: readonly { file: string; line: number; col: number; message: string }[];
+      readonly diagnostics: readonly {
+        file: string;
+        line: number;
+        col: number;
+        message: string;
+        severity?: string;
+      }[];
     };
 
 /** Parses one task file, choosing the format by extension (recipe-parser's `loadTask`). */
@@ -43,8 +54,8 @@ export interface TaskListingEntry {
 
 /** Options of {@link createTaskRegistry}. */
 export interface TaskRegistryOptions {
-  /** Parser of one file (recipe-parser's `loadTask`). */
-  readonly loadTask: LoadTaskFn;
+  /** Parser of one file. @default recipe-parser's `loadTask` */
+  readonly loadTask?: LoadTaskFn;
   /** Listed `timeoutMs` of tasks that declare none. @default 60000 */
   readonly defaultTimeoutMs?: number;
   readonly logger?: Logger;
@@ -89,13 +100,14 @@ function guessSlug(text: string, file: string): string | undefined {
  * Creates the registry over a bundle.
  *
  * @example
- * const registry = createTaskRegistry(bundle, { loadTask });
+ * const registry = createTaskRegistry(await openBundle('./bundle-example'));
  * const task = await registry.get('demo/title');
  */
 export function createTaskRegistry(
   bundle: BundleReader,
-  options: TaskRegistryOptions,
+  options: TaskRegistryOptions = {},
 ): TaskRegistry {
+  const loadTask: LoadTaskFn = options.loadTask ?? parserLoadTask;
   const logger = options.logger ?? noopLogger;
   const defaultTimeoutMs = options.defaultTimeoutMs ?? 60000;
   const parsed = new Map<string, { text: string; result: LoadTaskResult }>();
@@ -115,7 +127,7 @@ export function createTaskRegistry(
       const text = await bundle.readText(file);
       let entry = parsed.get(file);
       if (entry?.text !== text) {
-        entry = { text, result: options.loadTask(text, file) };
+        entry = { text, result: loadTask(text, file) };
         parsed.set(file, entry);
       }
       const result = entry.result;
@@ -132,12 +144,13 @@ export function createTaskRegistry(
           });
         } else tasks.set(task.name, task);
       } else {
-        const first = result.diagnostics[0] ?? {
-          file,
-          line: 1,
-          col: 1,
-          message: 'invalid task file',
-        };
+        const first = result.diagnostics.find((d) => d.severity !== 'warning') ??
+          result.diagnostics[0] ?? {
+            file,
+            line: 1,
+            col: 1,
+            message: 'invalid task file',
+          };
         const slug = guessSlug(text, file);
         const problem: TaskProblem = {
           file: first.file,

@@ -166,6 +166,14 @@ export class Runner {
     // 3. Lease.
     const lease = await opts.pools.acquire(task.poolTag, signal === undefined ? {} : { signal });
     let reset = false;
+    // A crashed or closed tab fails the running step at once (an in-flight wait would
+    // otherwise sit until its own timeout).
+    const page = lease.window.page;
+    const onCrash = (): void => deadline.fault(new Error('Target crashed'));
+    const onClose = (): void =>
+      deadline.fault(new Error('Target page, context or browser has been closed'));
+    page.on('crash', onCrash);
+    page.on('close', onClose);
     try {
       const publish = async (event: RunEvent): Promise<void> => {
         if (signal?.aborted === true) return;
@@ -194,11 +202,19 @@ export class Runner {
       // 7. Result (after the release in finally).
       return base.state.returned ? base.state.returnValue : base.data;
     } catch (err) {
-      if (isDeadTarget(err) || (err as { code?: unknown }).code === 'ERR_POOL_SESSION_RESET')
+      // The source may know better than the message: a crash event fired on the window.
+      if (lease.dead === true && !isDeadTarget(err)) {
         reset = true;
+        throw new RunnerError('ERR_RUNNER_SESSION_RESET', SESSION_RESET_MESSAGE, { cause: err });
+      }
+      if (isDeadTarget(err) || (err as { code?: unknown }).code === 'ERR_POOL_SESSION_RESET') {
+        reset = true;
+      }
       throw err;
     } finally {
       // 6. Release, always. A call abandoned at the deadline means a hung page: replace it.
+      page.off('crash', onCrash);
+      page.off('close', onClose);
       if (deadline.abandonedCall) reset = true;
       await this.#release(lease, reset);
     }
