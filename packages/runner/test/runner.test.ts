@@ -167,7 +167,7 @@ after(async () => {
 
 function fail(outcome: RunOutcome): { code: string; message: string } {
   assert.equal(outcome.ok, false, JSON.stringify(outcome));
-  return (outcome).error;
+  return outcome.error;
 }
 
 describe('task registry', () => {
