@@ -102,6 +102,8 @@ export interface StepContext {
   readonly recordingsDir: string;
   readonly taskName: string;
   readonly runId: string;
+  /** Slugs of the tasks running in this window, outermost first (guards `call` cycles). */
+  readonly callStack: readonly string[];
   /** Looks up another task for `call`; absent means `call` fails. */
   readonly getTask: ((slug: string) => Promise<TaskDef>) | undefined;
   readonly state: RunState;

@@ -28,7 +28,9 @@ export type RunnerErrorCode =
   /** `acquire timeout: <tag>` from the window pool. */
   | 'ERR_RUNNER_ACQUIRE_TIMEOUT'
   /** Recording could not be encoded (e.g. MP4 without ffmpeg and no GIF fallback). */
-  | 'ERR_RUNNER_RECORDING';
+  | 'ERR_RUNNER_RECORDING'
+  /** A `setup` chain or `call` stack names a task already running (`… cycle: a → b → a`). */
+  | 'ERR_RUNNER_RECURSION';
 
 /** The one error class of the runner: `code` is stable, `message` is for people. */
 export class RunnerError extends Error {

@@ -160,6 +160,7 @@ export class Runner {
     // 1. Lookup and deadline.
     const task = await opts.registry.get(slug);
     const deadline = new Deadline(task.timeoutMs ?? opts.defaultTimeoutMs ?? 60000, signal);
+    const setups = await this.#setupChain(task);
     // 2. Inputs.
     const bindings = bindInputs(task, input);
     deadline.check('acquire');
@@ -184,9 +185,8 @@ export class Runner {
         }
       };
       const base = this.#context(task, lease, bindings, deadline, publish, runId);
-      // 4. Setup task, same window; its failure fails the run.
-      if (task.setupTask !== undefined && task.setupTask !== '') {
-        const setup = await opts.registry.get(task.setupTask);
+      // 4. Setup tasks, same window, innermost prerequisite first; a failure fails the run.
+      for (const setup of setups) {
         await publish({ kind: 'status', text: `Running setup: ${setup.name}`, data: null });
         const setupCtx: StepContext = {
           ...base,
@@ -194,6 +194,7 @@ export class Runner {
           data: {},
           state: { returned: false, returnValue: undefined },
           taskName: setup.name,
+          callStack: [setup.name],
         };
         await executeFlow(setup.flow, setupCtx);
       }
@@ -218,6 +219,30 @@ export class Runner {
       if (deadline.abandonedCall) reset = true;
       await this.#release(lease, reset);
     }
+  }
+
+  /**
+   * The setup tasks to run before `task`, innermost prerequisite first: a setup task may
+   * itself declare a setup. A chain that comes back to a task already in it fails before
+   * any window is leased, instead of recursing.
+   */
+  async #setupChain(task: TaskDef): Promise<TaskDef[]> {
+    const chain: TaskDef[] = [];
+    const seen = [task.name];
+    let next = task.setupTask;
+    while (next !== undefined && next !== '') {
+      if (seen.includes(next)) {
+        throw new RunnerError(
+          'ERR_RUNNER_RECURSION',
+          `setup cycle: ${[...seen, next].join(' → ')}; a setup task must not lead back to a task that needs it`,
+        );
+      }
+      const setup = await this.#options.registry.get(next);
+      chain.unshift(setup);
+      seen.push(next);
+      next = setup.setupTask;
+    }
+    return chain;
   }
 
   async #release(lease: WindowLease, reset: boolean): Promise<void> {
@@ -263,6 +288,7 @@ export class Runner {
       recordingsDir: opts.recordingsDir,
       taskName: task.name,
       runId,
+      callStack: [task.name],
       getTask: (name) => opts.registry.get(name),
       state,
       logger: this.#logger,

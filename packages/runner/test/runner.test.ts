@@ -68,6 +68,20 @@ end
   js v script "return document.getElementById('q').value;"
 end
 `,
+  'tasks/t/cycle-a.task': `task "t/cycle-a"
+  setup "t/cycle-b"
+  return "a"
+end
+`,
+  'tasks/t/cycle-b.task': `task "t/cycle-b"
+  setup "t/cycle-a"
+  return "b"
+end
+`,
+  'tasks/t/call-self.task': `task "t/call-self"
+  call "t/call-self"
+end
+`,
   'tasks/t/bad-setup.task': `task "t/bad-setup"
   setup "t/missing"
   js v script "return 1;"
@@ -175,7 +189,10 @@ describe('task registry', () => {
     const names = (await registry.list()).map((t) => t.name);
     assert.deepEqual(names, [
       't/bad-setup',
+      't/call-self',
       't/crash',
+      't/cycle-a',
+      't/cycle-b',
       't/hang',
       't/list',
       't/loud',
@@ -186,7 +203,7 @@ describe('task registry', () => {
       't/with-setup',
       't/yaml',
     ]);
-    assert.equal(await registry.count(), 11);
+    assert.equal(await registry.count(), 14);
     const list = (await registry.list()).find((t) => t.name === 't/list');
     assert.deepEqual(list, {
       name: 't/list',
@@ -226,9 +243,9 @@ describe('task registry', () => {
     assert.deepEqual(changed.ok && changed.data, { greeting: 'bonjour world' });
     assert.equal(parses, before + 1, 'only the changed file is re-parsed');
     await writeBundleFile('tasks/t/new.task', 'task "t/new"\n  set x "1"\nend\n');
-    assert.equal(await registry.count(), 12);
+    assert.equal(await registry.count(), 15);
     await rm(join(root, 'bundle', 'tasks/t/new.task'));
-    assert.equal(await registry.count(), 11);
+    assert.equal(await registry.count(), 14);
     assert.equal(fail(await runner.run('t/new', {})).message, 'unknown task: t/new');
   });
 });
@@ -280,6 +297,15 @@ describe('runs', () => {
       kind: 'done',
       payload: { ok: true, data: { title: 'Hello' } },
     });
+  });
+
+  it('refuses setup cycles before leasing and call cycles at the call', async () => {
+    const setup = fail(await runner.run('t/cycle-a', {}));
+    assert.equal(setup.code, 'ERR_RUNNER_RECURSION');
+    assert.match(setup.message, /^setup cycle: t\/cycle-a → t\/cycle-b → t\/cycle-a;/);
+    const call = fail(await runner.run('t/call-self', {}));
+    assert.equal(call.code, 'ERR_RUNNER_RECURSION');
+    assert.match(call.message, /^step "call": call cycle: t\/call-self → t\/call-self /);
   });
 
   it('runs the setup task first in the same window; a failing setup fails the run', async () => {

@@ -97,6 +97,9 @@ export const loopAction: ActionImpl = async (params, step, ctx, label) => {
   return { iterations };
 };
 
+/** Deepest nesting of `call` steps; a recursion guard, as a `call` never returns otherwise. */
+export const MAX_CALL_DEPTH = 16;
+
 /** `call "<slug>"`: another task's flow in this window with the current bindings. */
 export const callAction: ActionImpl = async (params, _step, ctx, label) => {
   if (ctx.getTask === undefined) {
@@ -104,12 +107,21 @@ export const callAction: ActionImpl = async (params, _step, ctx, label) => {
       step: label,
     });
   }
-  const task = await ctx.getTask(String(params.task));
+  const slug = String(params.task);
+  if (ctx.callStack.includes(slug) || ctx.callStack.length >= MAX_CALL_DEPTH) {
+    throw new RunnerError(
+      'ERR_RUNNER_RECURSION',
+      `step "${label}": call cycle: ${[...ctx.callStack, slug].join(' → ')} (at most ${MAX_CALL_DEPTH} nested calls, no task may call itself)`,
+      { step: label },
+    );
+  }
+  const task = await ctx.getTask(slug);
   for (const [name, def] of Object.entries(task.input)) {
     if (ctx.bindings[name] === undefined && def.default !== undefined)
       ctx.bindings[name] = def.default;
   }
-  await ctx.runFlow(task.flow, ctx);
+  // Same bindings, data and state: only the call stack grows.
+  await ctx.runFlow(task.flow, { ...ctx, callStack: [...ctx.callStack, slug] });
   return null;
 };
 

@@ -78,6 +78,7 @@ export function makeContext(
     recordingsDir: join(win.root, 'recordings'),
     taskName: 'test/task',
     runId: 'run-1',
+    callStack: ['test/task'],
     getTask: (slug) => {
       const task = options.tasks?.[slug];
       return task === undefined
