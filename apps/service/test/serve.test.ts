@@ -3,13 +3,16 @@
 // temp copy of bundle-example (so hot reload can edit it). One server for the file.
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { request } from 'node:http';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { logLines, repoRoot, serve, type Served } from './helpers/cli.js';
+import { logLines, repoRoot, runCli, serve, type Served } from './helpers/cli.js';
 
+const exec = promisify(execFile);
 const tmp = mkdtempSync(join(tmpdir(), 'browsertask-serve-'));
 const bundle = join(tmp, 'bundle');
 const downloads = join(tmp, 'downloads');
@@ -181,7 +184,8 @@ describe('serve: static mounts', () => {
     // node:http sends the path as written (fetch would normalise the dot segments away).
     for (const path of ['/demo/../README.md', '/demo/..%2fpackage.json']) {
       const status = await new Promise<number | undefined>((resolve, reject) => {
-        const req = request(`${svc.baseUrl}${path}`, (res) => {
+        const { hostname, port } = new URL(svc.baseUrl);
+        const req = request({ hostname, port, path }, (res) => {
           res.resume();
           resolve(res.statusCode);
         });
@@ -212,5 +216,60 @@ describe('serve: hot reload', () => {
       list.some((t) => t.name === 'hot'),
       false,
     );
+  });
+});
+
+describe('bundle-example README', () => {
+  it('runs every curl command of the quick start as written', async () => {
+    const readme = readFileSync(join(repoRoot, 'bundle-example', 'README.md'), 'utf8');
+    const commands = readme
+      .split('\n')
+      .filter((l) => l.startsWith('curl '))
+      .map((l) => l.replaceAll('http://127.0.0.1:8765', svc.baseUrl));
+    assert.ok(commands.length >= 5);
+    const cwd = mkdtempSync(join(tmp, 'readme-'));
+    for (const cmd of commands) {
+      const { stdout } = await exec('sh', ['-c', cmd], { cwd, encoding: 'utf8' });
+      const out = / -o (\S+)/.exec(cmd)?.[1];
+      if (out !== undefined) {
+        assert.equal(readFileSync(join(cwd, out)).subarray(0, 3).toString('latin1'), 'GIF', cmd);
+      } else if (cmd.includes('text/event-stream')) {
+        assert.match(stdout, /^event: done$/m, cmd);
+      } else if (cmd.endsWith('/tasks')) {
+        assert.ok(Array.isArray(JSON.parse(stdout)), cmd);
+      } else {
+        assert.equal(JSON.parse(stdout).ok, true, `${cmd}\n${stdout}`);
+      }
+    }
+  });
+});
+
+describe('browsertask run', () => {
+  it('runs one task without the HTTP API: events on stderr, envelope on stdout', async () => {
+    const ok = await runCli(['run', 'demo/progress', '--bundle', bundle], {
+      env: { DEMO_SITE_DIR: join(repoRoot, 'examples', 'demo-site', 'public') },
+    });
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(ok.stderr, /^event: status /m);
+    assert.match(ok.stderr, /^event: progress /m);
+    const envelope = JSON.parse(ok.stdout);
+    assert.equal(envelope.ok, true);
+    assert.equal(envelope.data.answer.value, '42');
+  });
+
+  it('takes --input and --json, and exits 1 with a failure envelope', async () => {
+    // --input overrides the same key of --json.
+    const r = await runCli(
+      ['run', 'quotes/page', '--bundle', bundle, '--json', '{"page":"1"}', '--input', 'page=3'],
+      { env: { DEMO_SITE_DIR: join(repoRoot, 'examples', 'demo-site', 'public') } },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).data.quotes[0].text, 'Simplicity outlasts every deadline.');
+    const missing = await runCli(['run', 'no/such', '--bundle', bundle]);
+    assert.equal(missing.code, 1);
+    assert.deepEqual(JSON.parse(missing.stdout), {
+      ok: false,
+      error: { code: 'EXECUTION_FAILED', message: 'unknown task: no/such' },
+    });
   });
 });
