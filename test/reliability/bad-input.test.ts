@@ -18,6 +18,7 @@ import {
 } from './helpers/harness.ts';
 
 const SECRET = 'TOP-SECRET-OUTSIDE-THE-MOUNT';
+const PARENT = 'PARENT-FILE-OUTSIDE-THE-MOUNT';
 
 function raw(
   port: number,
@@ -52,22 +53,27 @@ describe('hostile requests', { concurrency: false }, () => {
   let port: number;
   let bundle: string;
   let outside: string;
+  let served: string;
 
   before(async () => {
     outside = mkdtempSync(join(tmpdir(), 'browsertask-outside-'));
     writeFileSync(join(outside, 'secret.txt'), SECRET);
+    // The mounted directory lives outside the bundle, next to a file it must never reveal.
+    served = join(outside, 'served');
+    mkdirSync(join(served, 'sub'), { recursive: true });
+    mkdirSync(join(served, 'links'));
+    writeFileSync(join(served, 'hello.txt'), 'hello');
+    writeFileSync(join(served, 'sub', 'inner.txt'), 'inner');
+    writeFileSync(join(outside, 'parent.txt'), PARENT);
+    symlinkSync(join(outside, 'secret.txt'), join(served, 'links', 'secret.txt'));
     bundle = writeBundle({
       'static-mounts.yaml':
-        'mounts:\n  - { prefix: /files, dir: ./served, list: true, serve: true, recursive: true }\n',
-      'served/hello.txt': 'hello',
-      'served/sub/inner.txt': 'inner',
+        'mounts:\n  - { prefix: /files, dir: "${REL_SERVED_DIR}", list: true, serve: true, recursive: true }\n',
       'tasks/typed.task':
         'task "typed"\n  input n int required\n  js v script "return arguments[0] * 2;" args ["{{n}}"]\nend\n',
       'tasks/echo.task': 'task "echo"\n  input s string default "x"\n  return "{{s}}"\nend\n',
     });
-    mkdirSync(join(bundle, 'served', 'links'));
-    symlinkSync(join(outside, 'secret.txt'), join(bundle, 'served', 'links', 'secret.txt'));
-    svc = await serve(bundle);
+    svc = await serve(bundle, { REL_SERVED_DIR: served });
     port = Number(new URL(svc.baseUrl).port);
   });
 
@@ -142,14 +148,14 @@ describe('hostile requests', { concurrency: false }, () => {
 
   test('traversal on a serve mount in every encoding → 403, never the file', async () => {
     const forbidden = [
-      '/files/../static-mounts.yaml',
-      '/files/%2e%2e/static-mounts.yaml',
-      '/files/%2E%2E%2Fstatic-mounts.yaml',
-      '/files/..%2fstatic-mounts.yaml',
-      '/files/..%5cstatic-mounts.yaml',
-      '/files/..\\static-mounts.yaml',
-      '/files/sub/../../static-mounts.yaml',
-      '/files/sub/%2e%2e/%2e%2e/static-mounts.yaml',
+      '/files/../parent.txt',
+      '/files/%2e%2e/parent.txt',
+      '/files/%2E%2E%2Fparent.txt',
+      '/files/..%2fparent.txt',
+      '/files/..%5cparent.txt',
+      '/files/..\\parent.txt',
+      '/files/sub/../../parent.txt',
+      '/files/sub/%2e%2e/%2e%2e/parent.txt',
       '/files/hello.txt%00.png',
       '/files/links/secret.txt',
     ];
@@ -157,12 +163,12 @@ describe('hostile requests', { concurrency: false }, () => {
       const res = await raw(port, 'GET', path);
       assert.equal(res.status, 403, `${path} → ${res.status}`);
       assert.equal(JSON.parse(res.body).error.code, 'FORBIDDEN');
-      assert.ok(!res.body.includes(SECRET) && !res.body.includes('mounts:'));
+      assert.ok(!res.body.includes(SECRET) && !res.body.includes(PARENT));
     }
-    for (const path of ['/files/%252e%252e/static-mounts.yaml', '/files/%E0%A4%A']) {
+    for (const path of ['/files/%252e%252e/parent.txt', '/files/%E0%A4%A']) {
       const res = await raw(port, 'GET', path);
       assert.ok([400, 403, 404].includes(res.status), `${path} → ${res.status}`);
-      assert.ok(!res.body.includes('mounts:'));
+      assert.ok(!res.body.includes(PARENT));
     }
     const ok = await raw(port, 'GET', '/files/sub/inner.txt');
     assert.equal(ok.status, 200);

@@ -120,22 +120,40 @@ describe('environment faults', { concurrency: false }, () => {
     let recordingsDir = recordings;
     if (mounted) {
       cleanups.push(() => void spawnSync('umount', [recordings]));
+      // Fill it: the disk is full before the service starts.
+      try {
+        writeFileSync(join(recordings, 'filler'), Buffer.alloc(64 * 1024, 1));
+      } catch (err) {
+        assert.equal((err as NodeJS.ErrnoException).code, 'ENOSPC');
+      }
     } else {
       writeFileSync(join(dir, 'blocker'), '');
       recordingsDir = join(dir, 'blocker', 'recordings');
     }
     const bundle = writeBundle({
       'tasks/rec.task':
-        "task \"rec\"\n  js v script \"document.body.innerHTML = '<h1>' + 'x'.repeat(2000) + '</h1>'; return 1;\" record\n  wait 400 record\nend\n",
+        "task \"rec\"\n  transport sse\n  js v script \"document.body.innerHTML = '<h1>' + 'x'.repeat(2000) + '</h1>'; return 1;\" record\nend\n",
+      'tasks/rec-block.task':
+        'task "rec-block"\n  record clip format gif path "{{SERVICE_RECORDINGS_DIR}}/clip.gif"\n    js _ script "document.body.innerHTML = \'<h1>\' + \'y\'.repeat(3000) + \'</h1>\'; return 1;"\n    wait 400\n  end\nend\n',
       'tasks/ping.task': 'task "ping"\n  js v script "return 42;"\nend\n',
     });
     cleanups.push(() => removeDir(bundle));
     const svc = await serve(bundle, { SERVICE_RECORDINGS_DIR: recordingsDir });
     try {
-      const run = await post(svc.baseUrl, 'rec');
-      assert.equal(run.status, 500, JSON.stringify(run.body));
-      assert.equal(run.body.error?.code, 'EXECUTION_FAILED');
-      assert.match(run.body.error.message, /record/i);
+      // A step-level recording is a debug aid: the run succeeds, SSE callers hear why it is missing.
+      const res = await fetch(`${svc.baseUrl}/tasks/rec`, {
+        method: 'POST',
+        headers: { accept: 'text/event-stream', 'content-type': 'application/json' },
+        body: '{}',
+      });
+      const stream = await res.text();
+      assert.match(stream, /event: recording\ndata: .*"saved":false/);
+      assert.match(stream, /event: done\ndata: \{"ok":true,"data":\{"v":1\}\}/);
+      // A recording the recipe asked to save fails the run with the reason.
+      const block = await post(svc.baseUrl, 'rec-block');
+      assert.equal(block.status, 500, JSON.stringify(block.body));
+      assert.equal(block.body.error?.code, 'EXECUTION_FAILED');
+      assert.match(block.body.error.message, /ENOSPC|no space|ENOTDIR|not a directory/i);
       const ping = await post(svc.baseUrl, 'ping');
       assert.equal(ping.status, 200);
       await waitAllFree(svc.baseUrl);

@@ -94,8 +94,14 @@ export async function withStepRecording(
       data: { path, step: label, ok },
     });
   } catch (encodeErr) {
-    // A debug aid never fails a step that worked; a failing step keeps its own error.
+    // A debug aid never fails a step that worked; a failing step keeps its own error. SSE
+    // callers still learn that the recording is missing, and why (e.g. ENOSPC).
     ctx.logger.warn({ step: label, err: encodeErr }, 'step recording failed');
+    await ctx.publish({
+      kind: 'recording',
+      text: `recording of step "${label}" could not be saved`,
+      data: { path, step: label, ok, saved: false, error: asError(encodeErr).message },
+    });
     if (failure === undefined) return result;
     throw failure;
   }

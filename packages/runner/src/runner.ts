@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TaskDef } from '@browsertask/recipe-parser';
+import type { Page } from 'playwright';
 import { encodeGif, encodeMp4, startScreencast } from '@browsertask/recorder';
 import type {
   BundleReader,
@@ -203,8 +204,12 @@ export class Runner {
       // 7. Result (after the release in finally).
       return base.state.returned ? base.state.returnValue : base.data;
     } catch (err) {
-      // The source may know better than the message: a crash event fired on the window.
-      if (lease.dead === true && !isDeadTarget(err)) {
+      // The source may know better than the message: a crash event fired on the window, or
+      // is about to (a navigation into a crash fails as ERR_ABORTED ~70 ms before it).
+      if (
+        !isDeadTarget(err) &&
+        (lease.dead === true || (signal?.aborted !== true && (await pageCrashed(page))))
+      ) {
         reset = true;
         throw new RunnerError('ERR_RUNNER_SESSION_RESET', SESSION_RESET_MESSAGE, { cause: err });
       }
@@ -294,5 +299,31 @@ export class Runner {
       logger: this.#logger,
       runFlow: executeFlow,
     };
+  }
+}
+
+/**
+ * Whether the page turns out to be dead when a step fails for another reason: one cheap
+ * evaluate, bounded, since a crashed renderer answers `Target crashed` and a hung one never
+ * answers (a hung page is not a crash; the deadline path resets it).
+ */
+async function pageCrashed(page: Page): Promise<boolean> {
+  if (page.isClosed()) return true;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const verdict = await Promise.race([
+      page
+        .evaluate(() => 1)
+        .then(
+          () => false,
+          (err: unknown) => isDeadTarget(err),
+        ),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), 300);
+      }),
+    ]);
+    return verdict;
+  } finally {
+    clearTimeout(timer);
   }
 }

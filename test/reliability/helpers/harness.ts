@@ -77,13 +77,14 @@ export async function serve(bundle: string, env: Record<string, string> = {}): P
   return Object.assign(svc, { seenPids, sample });
 }
 
-/** PIDs among `pids` that are still alive (zombies of other parents excluded). */
+/** PIDs among `pids` still running; zombies (exited, awaiting a reaper) do not count. */
 export function alive(pids: Iterable<number>): number[] {
   const out: number[] = [];
   for (const pid of pids) {
     try {
-      process.kill(pid, 0);
-      out.push(pid);
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      if (state !== 'Z' && state !== 'X') out.push(pid);
     } catch {
       // gone
     }
@@ -91,11 +92,15 @@ export function alive(pids: Iterable<number>): number[] {
   return out;
 }
 
-/** Stops the service and returns the PIDs of its tree that survived (should be none). */
+/** Stops the service and returns the PIDs of its tree still running 10 s later (should be none). */
 export async function stopAndCountLeaks(svc: Served): Promise<number[]> {
   svc.sample();
   await svc.stop();
-  await new Promise((r) => setTimeout(r, 500));
+  // Chromium's helpers exit a moment after the browser; give a loaded machine time.
+  const deadline = Date.now() + 10_000;
+  while (alive(svc.seenPids).length > 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
   return alive(svc.seenPids);
 }
 
@@ -120,9 +125,7 @@ export async function post(
   return { status: res.status, body: (await res.json()) as Envelope };
 }
 
-export async function health(
-  base: string,
-): Promise<{
+export async function health(base: string): Promise<{
   ok: boolean;
   taskCount: number;
   pools: Record<string, { size: number; free: number; busy: number }>;
