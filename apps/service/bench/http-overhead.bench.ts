@@ -51,13 +51,11 @@ async function start(poolSize: number) {
     logger,
     setRedact,
   });
-  return {
-    service,
-    async stop() {
-      await service.close();
-      rmSync(bundle, { recursive: true, force: true });
-    },
+  const stop = async (): Promise<void> => {
+    await service.close();
+    rmSync(bundle, { recursive: true, force: true });
   };
+  return { service, stop };
 }
 
 const median = (xs: number[]): number => {
