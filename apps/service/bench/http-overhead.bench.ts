@@ -75,7 +75,8 @@ async function postTask(url: string, slug: string): Promise<void> {
 
 const results: Record<string, unknown> = {};
 {
-  const { service, stop } = await start(1);
+  const started = await start(1);
+  const { service } = started;
   try {
     for (let i = 0; i < 3; i++) await postTask(service.url, 'extract'); // warm-up
     const inProcess: number[] = [];
@@ -93,11 +94,12 @@ const results: Record<string, unknown> = {};
     results.extractHttpMedianMs = +median(overHttp).toFixed(1);
     results.httpOverInProcessRatio = +(median(overHttp) / median(inProcess)).toFixed(3);
   } finally {
-    await stop();
+    await started.stop();
   }
 }
 for (const size of [1, 2, 4]) {
-  const { service, stop } = await start(size);
+  const started = await start(size);
+  const { service } = started;
   try {
     let done = 0;
     const until = performance.now() + THROUGHPUT_MS;
@@ -114,7 +116,7 @@ for (const size of [1, 2, 4]) {
       (performance.now() - t0)
     ).toFixed(1);
   } finally {
-    await stop();
+    await started.stop();
   }
 }
 console.log(JSON.stringify({ bench: 'service/http-overhead', runs: RUNS, ...results }, null, 2));
