@@ -143,6 +143,8 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       );
     }
     let redact = (text: string): string => text;
+    // Responses and events get the same treatment as logs: a sensitive value never leaves.
+    let redactDeep = <T>(value: T): T => value;
     if (decls.length > 0) {
       let resolved;
       try {
@@ -158,6 +160,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       }
       const redactor = createRedactor(resolved.sensitiveValues);
       redact = (text) => redactor.redactSerialized(text);
+      redactDeep = (value) => redactor.redactDeep(value);
       opts.setRedact(redact);
       publishSecrets(resolved.values, runEnv);
       for (const entry of resolved.audit)
@@ -225,14 +228,14 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
         runTask: async (name, input, ctx) => {
           const run = runner.run(name, input, {
             signal: ctx.signal,
-            publisher: { publish: (e) => ctx.publish(e) },
+            publisher: { publish: (e) => ctx.publish(redactDeep(e)) },
             runId: ctx.requestId,
           });
           inflight.add(run);
           try {
             const outcome = await run;
             if (!outcome.ok) throw outcome.cause;
-            return outcome.data;
+            return redactDeep(outcome.data);
           } finally {
             inflight.delete(run);
           }

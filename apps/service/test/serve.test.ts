@@ -273,3 +273,27 @@ describe('browsertask run', () => {
     });
   });
 });
+
+describe('serve: sensitive secrets never leave the service', () => {
+  it('masks a sensitive value a recipe returns or emits, in the response and in events', async () => {
+    const file = join(bundle, 'tasks', 'leak.task');
+    writeFileSync(
+      file,
+      'task "demo/leak"\n  transport sse\n  emit progress "code {{DEMO_ACCESS_CODE}}" data { code: "{{DEMO_ACCESS_CODE}}" }\n  return "code={{DEMO_ACCESS_CODE}}"\nend\n',
+    );
+    try {
+      const sync = await post('demo/leak', {});
+      assert.equal(sync.res.status, 200);
+      assert.equal(sync.json.data, 'code=[REDACTED]');
+      const stream = await sse('demo/leak');
+      assert.doesNotMatch(stream.text, /open-sesame/);
+      const progress = stream.events.find((e) => e.event === 'progress');
+      assert.deepEqual(JSON.parse(progress!.data), {
+        text: 'code [REDACTED]',
+        data: { code: '[REDACTED]' },
+      });
+    } finally {
+      unlinkSync(file);
+    }
+  });
+});
