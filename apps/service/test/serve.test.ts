@@ -219,13 +219,14 @@ describe('serve: hot reload', () => {
   });
 });
 
-describe('bundle-example README', () => {
+describe('README quick starts (root and bundle-example)', () => {
   it('runs every curl command of the quick start as written', async () => {
-    const readme = readFileSync(join(repoRoot, 'bundle-example', 'README.md'), 'utf8');
-    const commands = readme
-      .split('\n')
-      .filter((l) => l.startsWith('curl '))
-      .map((l) => l.replaceAll('http://127.0.0.1:8765', svc.baseUrl));
+    const readmes = ['README.md', join('bundle-example', 'README.md')].map((f) =>
+      readFileSync(join(repoRoot, f), 'utf8'),
+    );
+    const commands = [
+      ...new Set(readmes.flatMap((r) => r.split('\n').filter((l) => l.startsWith('curl ')))),
+    ].map((l) => l.replaceAll('http://127.0.0.1:8765', svc.baseUrl));
     assert.ok(commands.length >= 5);
     const cwd = mkdtempSync(join(tmp, 'readme-'));
     for (const cmd of commands) {
