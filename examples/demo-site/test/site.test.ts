@@ -1,5 +1,6 @@
 // The demo site is self-contained (works offline) and has what the example tasks use.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,4 +42,15 @@ test('three quote pages of ten quotes, chained by li.next', () => {
 test('download links carry the download attribute', () => {
   const html = readFileSync(join(root, 'downloads.html'), 'utf8');
   assert.equal(html.match(/class="download" href="files\/[^"]+" download=/g)?.length, 2);
+});
+
+test('the sign-in page holds a hash of the demo password, never the password', () => {
+  const page =
+    readFileSync(join(root, 'login.html'), 'utf8') + readFileSync(join(root, 'login.js'), 'utf8');
+  assert.doesNotMatch(page, /correct-horse/);
+  const hash = createHash('sha256').update('correct-horse').digest('hex');
+  assert.ok(page.includes(hash));
+  const account = readFileSync(join(root, 'account.html'), 'utf8');
+  assert.equal(account.match(/class="order"/g)?.length, 3);
+  assert.ok(account.includes('id="signin-required"'));
 });
