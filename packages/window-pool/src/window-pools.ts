@@ -54,6 +54,13 @@ export interface WindowPoolsOptions {
   browserEnv?: Readonly<Record<string, string | undefined>>;
   /** Where a per-instance scratch dir (crash dumps, caches) is created and removed on close. @default os.tmpdir() */
   scratchDir?: string;
+  /**
+   * Force a garbage collection in a window's renderer after every N leases (0: never).
+   * A long-lived page collects old documents lazily: repeated navigations grew a renderer
+   * by ~2 MB per run without it (docs/benchmarks.md). Runs in the background while the
+   * window is free; a lease granted meanwhile waits for it (~20 ms). @default 10
+   */
+  gcEveryLeases?: number;
   /** Logger (pino fits). @default noopLogger */
   logger?: Logger;
 }
@@ -96,6 +103,8 @@ export interface PoolDetailedStats extends PoolStats {
   timeoutsTotal: number;
   /** Leases garbage-collected without release (their windows were reclaimed). */
   leakedTotal: number;
+  /** Forced renderer garbage collections since start (see `gcEveryLeases`). */
+  collectedTotal: number;
 }
 
 /** Payloads of the events {@link WindowPools} emits, for logs and metrics. */
@@ -110,6 +119,7 @@ export interface WindowPoolEventMap {
   replaced: [{ pool: string; windowId: string; reason: string; durationMs: number }];
   overdue: [{ pool: string; windowId: string; leaseId: number; heldMs: number }];
   leaked: [{ pool: string; windowId: string; leaseId: number; heldMs: number }];
+  collected: [{ pool: string; windowId: string; durationMs: number; ok: boolean }];
   disconnected: [{ host: string }];
   reconnected: [{ host: string }];
 }
@@ -135,12 +145,16 @@ interface Slot {
   /** Bumped whenever the current targets become stale, so their late events are ignored. */
   generation: number;
   releasedSeq: number;
+  /** Leases released healthy since the window was (re)created. */
+  leaseCount: number;
+  /** A renderer garbage collection in flight; a lease granted meanwhile waits for it. */
+  maintenance: Promise<void> | undefined;
 }
 
 interface Waiter {
   enqueuedAt: number;
   maxHoldMs: number | undefined;
-  resolve: (lease: Lease) => void;
+  resolve: (lease: Lease | Promise<Lease>) => void;
   reject: (err: unknown) => void;
   cleanup: () => void;
 }
@@ -154,6 +168,7 @@ interface Pool {
   replacedTotal: number;
   timeoutsTotal: number;
   leakedTotal: number;
+  collectedTotal: number;
 }
 
 interface LeakToken {
@@ -187,6 +202,7 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
   private readonly hosts = new Map<string, BrowserHost>();
   private readonly persistentHosts: PersistentHost[] = [];
   private readonly acquireTimeoutMs: number;
+  private readonly gcEveryLeases: number;
   private readonly closeTimeoutMs: number;
   private readonly backoff: Backoff;
   private readonly stopSignal = new AbortController();
@@ -212,6 +228,7 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
     this.options = options;
     this.logger = options.logger ?? noopLogger;
     this.acquireTimeoutMs = options.acquireTimeoutMs ?? 30_000;
+    this.gcEveryLeases = options.gcEveryLeases ?? 10;
     this.closeTimeoutMs = options.closeTimeoutMs ?? 5_000;
     this.backoff = options.reconnectBackoff ?? { initialMs: 250, maxMs: 10_000 };
     const checked = validatePoolConfig({ pools: options.pools ?? {} });
@@ -229,6 +246,7 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
         replacedTotal: 0,
         timeoutsTotal: 0,
         leakedTotal: 0,
+        collectedTotal: 0,
       });
     }
   }
@@ -342,6 +360,8 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
           replacing: undefined,
           generation: 0,
           releasedSeq: 0,
+          leaseCount: 0,
+          maintenance: undefined,
         });
       }
     }
@@ -428,6 +448,8 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
     slot.healthy = false;
     const old = slot.window;
     slot.generation++; // late events from the old targets are now ignored
+    slot.leaseCount = 0;
+    slot.maintenance = undefined;
     const started = Date.now();
     slot.replacing = (async () => {
       if (old && slot.source.kind === 'shared') {
@@ -495,7 +517,12 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
       if (!slot) return;
       const waiter = pool.waiters.shift()!;
       waiter.cleanup();
-      waiter.resolve(this.grant(pool, slot, Date.now() - waiter.enqueuedAt, waiter.maxHoldMs));
+      waiter.resolve(
+        this.afterMaintenance(
+          slot,
+          this.grant(pool, slot, Date.now() - waiter.enqueuedAt, waiter.maxHoldMs),
+        ),
+      );
     }
   }
 
@@ -568,7 +595,7 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
     const maxHoldMs = options.maxHoldMs ?? this.options.maxHoldMs;
     if (pool.waiters.length === 0) {
       const slot = this.pickFree(pool);
-      if (slot) return Promise.resolve(this.grant(pool, slot, 0, maxHoldMs));
+      if (slot) return this.afterMaintenance(slot, this.grant(pool, slot, 0, maxHoldMs));
     }
     return new Promise<Lease>((resolvePromise, rejectPromise) => {
       const timeoutMs = options.timeoutMs ?? this.acquireTimeoutMs;
@@ -640,6 +667,10 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
     const pool = this.pools.get(slot.tag)!;
     if (!dead) {
       slot.releasedSeq = ++this.releaseSeq;
+      slot.leaseCount++;
+      if (this.gcEveryLeases > 0 && slot.leaseCount % this.gcEveryLeases === 0) {
+        this.collectGarbage(pool, slot);
+      }
       this.dispatch(pool);
       return;
     }
@@ -648,6 +679,47 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
       this.replace(slot, reset ? 'reset' : 'dead target'),
       sleep(this.closeTimeoutMs),
     ]);
+  }
+
+  /** The lease, once the window's in-flight garbage collection (if any) is done. */
+  private afterMaintenance(slot: Slot, lease: Lease): Promise<Lease> {
+    const pending = slot.maintenance;
+    return pending ? pending.then(() => lease) : Promise.resolve(lease);
+  }
+
+  /**
+   * Forces a garbage collection in the window's renderer, in the background: the window is
+   * already free, and whoever leases it meanwhile waits for this (bounded by 2 s). Failures
+   * are harmless (a dead target is detected and replaced by the usual paths).
+   */
+  private collectGarbage(pool: Pool, slot: Slot): void {
+    const window = slot.window;
+    if (!window || slot.maintenance) return;
+    const started = Date.now();
+    const collect = async (): Promise<boolean> => {
+      try {
+        const cdp = await window.context.newCDPSession(window.page);
+        try {
+          await cdp.send('HeapProfiler.collectGarbage');
+        } finally {
+          await cdp.detach().catch(() => undefined);
+        }
+        return true;
+      } catch (err) {
+        this.logger.debug({ err, pool: slot.tag, windowId: slot.id }, 'renderer GC skipped');
+        return false;
+      }
+    };
+    const done: Promise<void> = Promise.race([collect(), sleep(2000).then(() => false)]).then(
+      (ok) => {
+        if (slot.maintenance === done) slot.maintenance = undefined;
+        pool.collectedTotal++;
+        const durationMs = Date.now() - started;
+        this.logger.debug({ pool: slot.tag, windowId: slot.id, durationMs, ok }, 'renderer GC');
+        this.emitSafe('collected', { pool: slot.tag, windowId: slot.id, durationMs, ok });
+      },
+    );
+    slot.maintenance = done;
   }
 
   /**
@@ -717,6 +789,7 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
         replacedTotal: pool.replacedTotal,
         timeoutsTotal: pool.timeoutsTotal,
         leakedTotal: pool.leakedTotal,
+        collectedTotal: pool.collectedTotal,
       };
     }
     return out;

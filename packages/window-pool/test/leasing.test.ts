@@ -26,7 +26,14 @@ describe('leasing (one pool of 3 + one of 1, real Chromium)', () => {
       downloadsDir: downloads,
       acquireTimeoutMs: 400,
     });
-    for (const name of ['leased', 'released', 'waiting', 'replaced', 'timeout'] as const) {
+    for (const name of [
+      'leased',
+      'released',
+      'waiting',
+      'replaced',
+      'timeout',
+      'collected',
+    ] as const) {
       pools.on(name, () => events.push(name));
     }
     await pools.start();
@@ -146,6 +153,9 @@ describe('leasing (one pool of 3 + one of 1, real Chromium)', () => {
     assert.deepEqual(ids, new Set(['default-1', 'default-2', 'default-3']));
     await until(() => pools.stats().default!.free === 3, 5_000, 'all windows free');
     assert.deepEqual(pools.stats().default, { size: 3, free: 3, busy: 0 });
+    // A renderer GC after every 10th lease of a window (gcEveryLeases default), interleaved
+    // with the leasing above: about 200 / 10, less what each window's remainder leaves.
+    assert.ok(pools.detailedStats().default!.collectedTotal >= 15);
   });
 
   it('keeps cookies and storage on a window between leases, isolated from other windows', async () => {
@@ -230,8 +240,8 @@ describe('leasing (one pool of 3 + one of 1, real Chromium)', () => {
     await lease.release();
   });
 
-  it('emits leased, released, waiting, replaced and timeout events', () => {
-    for (const name of ['leased', 'released', 'waiting', 'replaced', 'timeout']) {
+  it('emits leased, released, waiting, replaced, timeout and collected events', () => {
+    for (const name of ['leased', 'released', 'waiting', 'replaced', 'timeout', 'collected']) {
       assert.ok(events.includes(name), `${name} emitted`);
     }
   });
