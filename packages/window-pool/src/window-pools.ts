@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { BrowserContextOptions } from 'playwright';
+import type { BrowserContextOptions, Page } from 'playwright';
 import { detectBrowser } from './detect-browser.js';
 import { PoolError, acquireTimeoutError } from './errors.js';
 import {
@@ -61,6 +61,13 @@ export interface WindowPoolsOptions {
    * window is free; a lease granted meanwhile waits for it (~20 ms). @default 10
    */
   gcEveryLeases?: number;
+  /**
+   * Replace a window's page with a fresh one in the same context after every N leases
+   * (0: never). Cookies and storage live in the context and stay; sessionStorage and the
+   * tab's history go. A long-lived page makes Playwright keep per-navigation objects
+   * (~17 KB per run in the service's heap); only closing the page frees them. @default 100
+   */
+  recyclePageEveryLeases?: number;
   /** Logger (pino fits). @default noopLogger */
   logger?: Logger;
 }
@@ -105,6 +112,8 @@ export interface PoolDetailedStats extends PoolStats {
   leakedTotal: number;
   /** Forced renderer garbage collections since start (see `gcEveryLeases`). */
   collectedTotal: number;
+  /** Pages swapped for fresh ones since start (see `recyclePageEveryLeases`). */
+  recycledTotal: number;
 }
 
 /** Payloads of the events {@link WindowPools} emits, for logs and metrics. */
@@ -120,6 +129,7 @@ export interface WindowPoolEventMap {
   overdue: [{ pool: string; windowId: string; leaseId: number; heldMs: number }];
   leaked: [{ pool: string; windowId: string; leaseId: number; heldMs: number }];
   collected: [{ pool: string; windowId: string; durationMs: number; ok: boolean }];
+  recycled: [{ pool: string; windowId: string; durationMs: number; ok: boolean }];
   disconnected: [{ host: string }];
   reconnected: [{ host: string }];
 }
@@ -169,6 +179,7 @@ interface Pool {
   timeoutsTotal: number;
   leakedTotal: number;
   collectedTotal: number;
+  recycledTotal: number;
 }
 
 interface LeakToken {
@@ -203,6 +214,7 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
   private readonly persistentHosts: PersistentHost[] = [];
   private readonly acquireTimeoutMs: number;
   private readonly gcEveryLeases: number;
+  private readonly recycleEveryLeases: number;
   private readonly closeTimeoutMs: number;
   private readonly backoff: Backoff;
   private readonly stopSignal = new AbortController();
@@ -229,6 +241,7 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
     this.logger = options.logger ?? noopLogger;
     this.acquireTimeoutMs = options.acquireTimeoutMs ?? 30_000;
     this.gcEveryLeases = options.gcEveryLeases ?? 10;
+    this.recycleEveryLeases = options.recyclePageEveryLeases ?? 100;
     this.closeTimeoutMs = options.closeTimeoutMs ?? 5_000;
     this.backoff = options.reconnectBackoff ?? { initialMs: 250, maxMs: 10_000 };
     const checked = validatePoolConfig({ pools: options.pools ?? {} });
@@ -247,6 +260,7 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
         timeoutsTotal: 0,
         leakedTotal: 0,
         collectedTotal: 0,
+        recycledTotal: 0,
       });
     }
   }
@@ -407,10 +421,8 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
     }
     const generation = ++slot.generation;
     const { page, context } = targets;
-    const onDeath = (reason: string) => () => this.onWindowDeath(slot, generation, reason);
-    page.on('crash', onDeath('renderer crashed'));
-    page.on('close', onDeath('page closed'));
-    context.on('close', onDeath('context closed'));
+    context.on('close', () => this.onWindowDeath(slot, generation, 'context closed'));
+    this.watchPage(slot, page, generation);
     slot.window = {
       id: slot.id,
       poolTag: slot.tag,
@@ -421,6 +433,16 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
       generation,
     };
     slot.healthy = true;
+  }
+
+  /** Death events of a window's page; ignored once the page is no longer the window's (recycled). */
+  private watchPage(slot: Slot, page: Page, generation: number): void {
+    const onDeath = (reason: string) => () => {
+      if (slot.window !== undefined && slot.window.page !== page) return;
+      this.onWindowDeath(slot, generation, reason);
+    };
+    page.on('crash', onDeath('renderer crashed'));
+    page.on('close', onDeath('page closed'));
   }
 
   private onWindowDeath(slot: Slot, generation: number, reason: string): void {
@@ -517,17 +539,20 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
       if (!slot) return;
       const waiter = pool.waiters.shift()!;
       waiter.cleanup();
-      waiter.resolve(
-        this.afterMaintenance(
-          slot,
-          this.grant(pool, slot, Date.now() - waiter.enqueuedAt, waiter.maxHoldMs),
-        ),
-      );
+      waiter.resolve(this.grant(pool, slot, Date.now() - waiter.enqueuedAt, waiter.maxHoldMs));
     }
   }
 
-  private grant(pool: Pool, slot: Slot, waitedMs: number, maxHoldMs: number | undefined): Lease {
-    const window = slot.window!;
+  /**
+   * Reserves the slot for a new lease at once (synchronously: never two holders), and hands
+   * the lease over once the window's maintenance (GC, page recycling), if any, is done.
+   */
+  private grant(
+    pool: Pool,
+    slot: Slot,
+    waitedMs: number,
+    maxHoldMs: number | undefined,
+  ): Promise<Lease> {
     const record: LeaseRecord = {
       id: this.nextLeaseId++,
       acquiredAt: Date.now(),
@@ -550,6 +575,14 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
       }, maxHoldMs);
       record.timer.unref();
     }
+    const pending = slot.maintenance;
+    return pending
+      ? pending.then(() => this.handOver(slot, record, waitedMs))
+      : Promise.resolve(this.handOver(slot, record, waitedMs));
+  }
+
+  private handOver(slot: Slot, record: LeaseRecord, waitedMs: number): Lease {
+    const window = slot.window!;
     const lease = new LeaseImpl(this.leaseHost, slot, record, window, {
       id: record.id,
       waitedMs,
@@ -595,7 +628,7 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
     const maxHoldMs = options.maxHoldMs ?? this.options.maxHoldMs;
     if (pool.waiters.length === 0) {
       const slot = this.pickFree(pool);
-      if (slot) return this.afterMaintenance(slot, this.grant(pool, slot, 0, maxHoldMs));
+      if (slot) return this.grant(pool, slot, 0, maxHoldMs);
     }
     return new Promise<Lease>((resolvePromise, rejectPromise) => {
       const timeoutMs = options.timeoutMs ?? this.acquireTimeoutMs;
@@ -668,7 +701,9 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
     if (!dead) {
       slot.releasedSeq = ++this.releaseSeq;
       slot.leaseCount++;
-      if (this.gcEveryLeases > 0 && slot.leaseCount % this.gcEveryLeases === 0) {
+      if (this.recycleEveryLeases > 0 && slot.leaseCount % this.recycleEveryLeases === 0) {
+        this.recyclePage(pool, slot);
+      } else if (this.gcEveryLeases > 0 && slot.leaseCount % this.gcEveryLeases === 0) {
         this.collectGarbage(pool, slot);
       }
       this.dispatch(pool);
@@ -679,12 +714,6 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
       this.replace(slot, reset ? 'reset' : 'dead target'),
       sleep(this.closeTimeoutMs),
     ]);
-  }
-
-  /** The lease, once the window's in-flight garbage collection (if any) is done. */
-  private afterMaintenance(slot: Slot, lease: Lease): Promise<Lease> {
-    const pending = slot.maintenance;
-    return pending ? pending.then(() => lease) : Promise.resolve(lease);
   }
 
   /**
@@ -717,6 +746,43 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
         const durationMs = Date.now() - started;
         this.logger.debug({ pool: slot.tag, windowId: slot.id, durationMs, ok }, 'renderer GC');
         this.emitSafe('collected', { pool: slot.tag, windowId: slot.id, durationMs, ok });
+      },
+    );
+    slot.maintenance = done;
+  }
+
+  /**
+   * Swaps the window's page for a fresh one in the same context, in the background while the
+   * window is free (a lease granted meanwhile waits). Cookies and storage stay with the
+   * context. On failure the old page stays (or the usual death handling replaces the window).
+   */
+  private recyclePage(pool: Pool, slot: Slot): void {
+    const window = slot.window;
+    if (!window || slot.maintenance) return;
+    const started = Date.now();
+    const recycle = async (): Promise<boolean> => {
+      try {
+        const page = await window.context.newPage();
+        if (this.closed || slot.window !== window || !slot.healthy) {
+          await page.close().catch(() => undefined);
+          return false;
+        }
+        slot.window = { ...window, page };
+        this.watchPage(slot, page, slot.generation);
+        await window.page.close().catch(() => undefined);
+        return true;
+      } catch (err) {
+        this.logger.debug({ err, pool: slot.tag, windowId: slot.id }, 'page recycling skipped');
+        return false;
+      }
+    };
+    const done: Promise<void> = Promise.race([recycle(), sleep(5000).then(() => false)]).then(
+      (ok) => {
+        if (slot.maintenance === done) slot.maintenance = undefined;
+        pool.recycledTotal++;
+        const durationMs = Date.now() - started;
+        this.logger.debug({ pool: slot.tag, windowId: slot.id, durationMs, ok }, 'page recycled');
+        this.emitSafe('recycled', { pool: slot.tag, windowId: slot.id, durationMs, ok });
       },
     );
     slot.maintenance = done;
@@ -790,6 +856,7 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
         timeoutsTotal: pool.timeoutsTotal,
         leakedTotal: pool.leakedTotal,
         collectedTotal: pool.collectedTotal,
+        recycledTotal: pool.recycledTotal,
       };
     }
     return out;
