@@ -95,7 +95,11 @@ export class DirectoryBundle implements Bundle {
     this.#assertOpen();
     try {
       const { st } = await this.#resolveFile(path, false);
-      return { size: st.size, mtimeMs: st.mtimeMs };
+      return {
+        size: st.size,
+        mtimeMs: st.mtimeMs,
+        fingerprint: `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}`,
+      };
     } catch (err) {
       if (err instanceof BundleError && err.code === 'ERR_BUNDLE_FILE_NOT_FOUND') return undefined;
       throw err;

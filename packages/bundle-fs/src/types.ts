@@ -10,6 +10,12 @@ export interface BundleFileStat {
   size: number;
   /** Modification time in epoch milliseconds (a zip entry's DOS time has 2 s resolution). */
   mtimeMs: number;
+  /**
+   * Changes whenever the content may have changed, so a reader can skip re-reading files
+   * whose fingerprint it has seen: size, mtime, ctime and inode for a directory file (ctime
+   * catches tools that preserve mtime), size and CRC-32 for an archive entry.
+   */
+  fingerprint: string;
 }
 
 /** Facts about an opened bundle, for the start-up log line. */

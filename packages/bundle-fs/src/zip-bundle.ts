@@ -111,7 +111,13 @@ export class ZipBundle implements Bundle {
   async stat(path: string): Promise<BundleFileStat | undefined> {
     const rel = normalizeBundlePath(path);
     const entry = (await this.#fresh()).entries.get(rel);
-    return entry === undefined ? undefined : { size: entry.size, mtimeMs: entry.mtimeMs };
+    return entry === undefined
+      ? undefined
+      : {
+          size: entry.size,
+          mtimeMs: entry.mtimeMs,
+          fingerprint: `${entry.size}:${entry.crc32.toString(16)}`,
+        };
   }
 
   async exists(path: string): Promise<boolean> {

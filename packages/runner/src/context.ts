@@ -16,7 +16,8 @@ export interface BundleReader {
   list(glob?: string): Promise<string[]>;
   readText(path: string): Promise<string>;
   readFile(path: string): Promise<Buffer>;
-  stat(path: string): Promise<{ size: number; mtimeMs: number } | undefined>;
+  /** `fingerprint` (bundle-fs has it) lets the registry skip re-reading unchanged files. */
+  stat(path: string): Promise<{ size: number; mtimeMs: number; fingerprint?: string } | undefined>;
   version(): Promise<string>;
 }
 

@@ -110,7 +110,10 @@ export function createTaskRegistry(
   const loadTask: LoadTaskFn = options.loadTask ?? parserLoadTask;
   const logger = options.logger ?? noopLogger;
   const defaultTimeoutMs = options.defaultTimeoutMs ?? 60000;
-  const parsed = new Map<string, { text: string; result: LoadTaskResult }>();
+  const parsed = new Map<
+    string,
+    { text: string; fingerprint: string | undefined; result: LoadTaskResult }
+  >();
   let current: Snapshot | undefined;
   let loading: Promise<Snapshot> | undefined;
 
@@ -122,14 +125,24 @@ export function createTaskRegistry(
     const broken = new Map<string, TaskProblem>();
     const problems: TaskProblem[] = [];
     const seen = new Set<string>();
-    for (const file of files) {
+    // One stat per file (all at once), then only files whose fingerprint changed are read
+    // again: a change to one recipe of a 1,000-task directory re-reads one file, not all.
+    const fingerprints = await Promise.all(
+      files.map(async (f) => (await bundle.stat(f))?.fingerprint),
+    );
+    for (const [i, file] of files.entries()) {
       seen.add(file);
-      const text = await bundle.readText(file);
+      const fingerprint = fingerprints[i];
       let entry = parsed.get(file);
-      if (entry?.text !== text) {
-        entry = { text, result: loadTask(text, file) };
+      if (entry === undefined || fingerprint === undefined || entry.fingerprint !== fingerprint) {
+        const text = await bundle.readText(file);
+        entry =
+          entry?.text === text
+            ? { ...entry, fingerprint }
+            : { text, fingerprint, result: loadTask(text, file) };
         parsed.set(file, entry);
       }
+      const text = entry.text;
       const result = entry.result;
       if (result.ok) {
         const task =

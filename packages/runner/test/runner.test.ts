@@ -136,6 +136,7 @@ let pools: WindowPools;
 let registry: TaskRegistry;
 let runner: Runner;
 let parses = 0;
+let reads = 0;
 
 async function writeBundleFile(path: string, text: string): Promise<void> {
   await mkdir(dirname(join(root, 'bundle', path)), { recursive: true });
@@ -156,7 +157,19 @@ before(async () => {
     scratchDir: root,
   });
   await pools.start();
-  registry = createTaskRegistry(bundle, {
+  // Counts file reads: the registry must re-read only files whose fingerprint changed.
+  const counted = bundle;
+  const reader = {
+    list: (glob?: string) => counted.list(glob),
+    readText: (p: string) => {
+      reads += 1;
+      return counted.readText(p);
+    },
+    readFile: (p: string) => counted.readFile(p),
+    stat: (p: string) => counted.stat(p),
+    version: () => counted.version(),
+  };
+  registry = createTaskRegistry(reader, {
     loadTask: (text, file) => {
       parses += 1;
       return loadTask(text, file);
@@ -242,6 +255,10 @@ describe('task registry', () => {
     const changed = await runner.run('t/yaml', {});
     assert.deepEqual(changed.ok && changed.data, { greeting: 'bonjour world' });
     assert.equal(parses, before + 1, 'only the changed file is re-parsed');
+    const readsBefore = reads;
+    await writeBundleFile('tasks/t/yaml.yaml', TASKS['tasks/t/yaml.yaml']!);
+    assert.equal((await registry.count()) > 0, true);
+    assert.equal(reads, readsBefore + 1, 'only the changed file is read again');
     await writeBundleFile('tasks/t/new.task', 'task "t/new"\n  set x "1"\nend\n');
     assert.equal(await registry.count(), 15);
     await rm(join(root, 'bundle', 'tasks/t/new.task'));

@@ -197,8 +197,16 @@ export function testBundleContract(name: string, kind: BundleKind, makeBundle: M
       async (fx) => {
         const { bundle } = fx;
         const seen = new Set([await bundle.version()]);
+        const before = {
+          changed: (await bundle.stat('tasks/login.task'))?.fingerprint,
+          kept: (await bundle.stat('scripts/util.js'))?.fingerprint,
+        };
 
         await fx.update({ 'tasks/login.task': 'goto "https://changed.test"\nwait "#x"\n' });
+        // Fingerprints let readers skip files that did not change.
+        assert.notEqual((await bundle.stat('tasks/login.task'))?.fingerprint, before.changed);
+        assert.equal((await bundle.stat('scripts/util.js'))?.fingerprint, before.kept);
+        assert.ok(before.kept !== undefined && before.kept !== '');
         const v2 = await bundle.version();
         assert.ok(!seen.has(v2), 'version changes when a file changes');
         seen.add(v2);
