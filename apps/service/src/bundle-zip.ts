@@ -3,7 +3,7 @@
  * writes a deterministic zip (sorted entries, fixed timestamps and modes), atomically.
  */
 import { createWriteStream } from 'node:fs';
-import { readFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { toYaml } from '@browsertask/recipe-parser';
@@ -138,6 +138,8 @@ export async function createBundleZip(
   }
   zip.end();
   const temp = join(dirname(outputZip), `.${basename(outputZip)}.${process.pid}.tmp`);
+  // Like any build tool's output path: missing parent directories are created.
+  await mkdir(dirname(outputZip), { recursive: true });
   try {
     await pipeline(zip.outputStream, createWriteStream(temp));
     await rename(temp, outputZip);

@@ -47,7 +47,7 @@ describe('usage', () => {
 describe('bundle', () => {
   it('writes a byte-identical zip for the same input', async () => {
     const a = join(tmp, 'a.zip');
-    const b = join(tmp, 'b.zip');
+    const b = join(tmp, 'new', 'dir', 'b.zip'); // missing parent directories are created
     assert.equal((await runCli(['bundle', example, a])).code, 0);
     assert.equal((await runCli(['bundle', example, b])).code, 0);
     assert.equal(sha256(a), sha256(b));
