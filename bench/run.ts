@@ -15,7 +15,7 @@ import { chromium, type Browser, type Page } from 'playwright';
 import { startDemoServer, type DemoServer } from './lib/demo-server.ts';
 import { makeBundleDir, zipBundle } from './lib/bundles.ts';
 import { runTask, startService, type RunningService } from './lib/service.ts';
-import { treePssMb, treeRssMb } from './lib/procs.ts';
+import { treeCpuSeconds, treePssMb, treeRssMb } from './lib/procs.ts';
 import { ratio, summarize, timed, type Summary } from './lib/stats.ts';
 import { barChart } from './lib/svg.ts';
 
@@ -80,12 +80,13 @@ async function overhead(demo: DemoServer, browser: Browser): Promise<void> {
   const out: Record<string, Record<string, Summary>> = {};
   await withService(bundle, async (svc) => {
     const warmPages = [await browser.newPage(), await browser.newPage()];
-    const variants: Record<string, (slot: number) => Promise<void>> = {
+    const variants: Record<string, (worker: number) => Promise<void>> = {
       'service (POST /tasks)': async () => {
         await runTask(svc.baseUrl, 'bench/extract', { url: demo.url });
       },
-      'hand-written, warm page': async (slot) => {
-        await handWrittenRun(warmPages[slot % 2]!, demo.url);
+      // One warm page per worker: a page is never driven by two runs at once.
+      'hand-written, warm page': async (worker) => {
+        await handWrittenRun(warmPages[worker]!, demo.url);
       },
       'new context per run': async () => {
         const context = await browser.newContext();
@@ -101,10 +102,10 @@ async function overhead(demo: DemoServer, browser: Browser): Promise<void> {
         Object.keys(variants).map((k) => [k, []]),
       );
       // Warm-up, then interleave blocks of 10 so machine noise hits every variant alike.
-      for (const fn of Object.values(variants)) await timed(10, concurrency, (i) => fn(i));
+      for (const fn of Object.values(variants)) await timed(10, concurrency, (_i, w) => fn(w));
       for (let done = 0; done < count; done += 10) {
         for (const [name, fn] of Object.entries(variants)) {
-          const { durations: d } = await timed(10, concurrency, (i) => fn(i));
+          const { durations: d } = await timed(10, concurrency, (_i, w) => fn(w));
           durations[name]!.push(...d);
         }
       }
@@ -152,7 +153,10 @@ async function overhead(demo: DemoServer, browser: Browser): Promise<void> {
 }
 
 async function scaling(demo: DemoServer): Promise<void> {
-  const out: Record<string, { concurrency: number; runsPerSec: number; latency: Summary }[]> = {};
+  const out: Record<
+    string,
+    { concurrency: number; runsPerSec: number; latency: Summary; coresUsed: number }[]
+  > = {};
   const rows: string[] = [];
   const sizes = quick ? [1, 2] : [1, 2, 4, 8];
   for (const size of sizes) {
@@ -164,14 +168,18 @@ async function scaling(demo: DemoServer): Promise<void> {
       );
       for (const concurrency of [size, size * 4]) {
         const count = n(Math.max(80, concurrency * 12), 16);
+        const cpuBefore = treeCpuSeconds(svc.pid);
         const { durations, wallMs } = await timed(count, concurrency, () =>
           runTask(svc.baseUrl, 'bench/extract', { url: demo.url }).then(() => undefined),
         );
+        // Cores the service + Chromium tree kept busy (CPU seconds per wall second).
+        const cpuSeconds = treeCpuSeconds(svc.pid) - cpuBefore;
+        const coresUsed = Math.round((cpuSeconds / (wallMs / 1000)) * 100) / 100;
         const runsPerSec = Math.round((count / (wallMs / 1000)) * 100) / 100;
         const latency = summarize(durations);
-        points.push({ concurrency, runsPerSec, latency });
+        points.push({ concurrency, runsPerSec, latency, coresUsed });
         rows.push(
-          `| ${size} | ${concurrency} | ${runsPerSec} | ${latency.medianMs} | ${latency.p95Ms} |`,
+          `| ${size} | ${concurrency} | ${runsPerSec} | ${latency.medianMs} | ${latency.p95Ms} | ${coresUsed} |`,
         );
       }
       return points;
@@ -192,8 +200,8 @@ async function scaling(demo: DemoServer): Promise<void> {
   summary.push(
     '## 2. Scaling',
     '',
-    '| pool size | concurrency | runs/s | p50 ms | p95 ms |',
-    '|---|---|---|---|---|',
+    '| pool size | concurrency | runs/s | p50 ms | p95 ms | cores used (service + Chromium) |',
+    '|---|---|---|---|---|---|',
     ...rows,
     '',
     `Pool 1 → 2 at concurrency = size: ${ratio(two, base)}× (goal: linear up to the core count, i.e. ≈ 2× on 2 cores).`,
@@ -215,18 +223,26 @@ async function memory(demo: DemoServer): Promise<void> {
   }
   const runs = n(1000, 60);
   const growth = await withService(makeBundleDir({ poolSize: 2 }), async (svc) => {
-    await timed(100, 2, () =>
-      runTask(svc.baseUrl, 'bench/extract', { url: demo.url }).then(() => undefined),
-    );
-    await new Promise((r) => setTimeout(r, 1000));
-    const before = { rssMb: treeRssMb(svc.pid), pssMb: treePssMb(svc.pid) };
-    await timed(runs, 2, () =>
-      runTask(svc.baseUrl, 'bench/extract', { url: demo.url }).then(() => undefined),
-    );
-    await new Promise((r) => setTimeout(r, 1000));
-    const after = { rssMb: treeRssMb(svc.pid), pssMb: treePssMb(svc.pid) };
-    const perThousand = Math.round(((after.pssMb - before.pssMb) / runs) * 1000 * 10) / 10;
-    return { runs, before, after, pssGrowthMbPer1000Runs: perThousand };
+    const run = () =>
+      runTask(svc.baseUrl, 'bench/extract', { url: demo.url }).then(() => undefined);
+    // Warm-up past the first page recycling of both windows (every 100 leases each).
+    await timed(n(300, 20), 2, run);
+    const samples: { runs: number; pssMb: number }[] = [];
+    const step = runs / 10;
+    for (let done = 0; done <= runs; done += step) {
+      if (done > 0) await timed(step, 2, run);
+      samples.push({ runs: done, pssMb: treePssMb(svc.pid) });
+    }
+    // Least-squares slope over the samples: robust to where the last GC or recycling fell.
+    const mx = samples.reduce((a, p) => a + p.runs, 0) / samples.length;
+    const my = samples.reduce((a, p) => a + p.pssMb, 0) / samples.length;
+    const slope =
+      samples.reduce((a, p) => a + (p.runs - mx) * (p.pssMb - my), 0) /
+      samples.reduce((a, p) => a + (p.runs - mx) ** 2, 0);
+    const before = { pssMb: samples[0]!.pssMb };
+    const after = { rssMb: treeRssMb(svc.pid), pssMb: samples.at(-1)!.pssMb };
+    const perThousand = Math.round(slope * 1000 * 10) / 10;
+    return { runs, before, after, samples, pssGrowthMbPer1000Runs: perThousand };
   });
   results.memory = { idle, growth };
   const perWindow = Math.round((((idle[8]?.pssMb ?? 0) - (idle[1]?.pssMb ?? 0)) / 7) * 10) / 10;
@@ -246,8 +262,8 @@ async function memory(demo: DemoServer): Promise<void> {
     '|---|---|---|',
     ...Object.entries(idle).map(([size, m]) => `| ${size} | ${m.pssMb} | ${m.rssMb} |`),
     '',
-    `Each extra window costs about ${perWindow} MB PSS. After ${growth.runs} runs (pool 2, concurrency 2): PSS ${growth.before.pssMb} → ${growth.after.pssMb} MB, ` +
-      `${growth.pssGrowthMbPer1000Runs} MB per 1,000 runs (goal < 1 MB: ${growth.pssGrowthMbPer1000Runs < 1 ? 'met' : 'not met'}).`,
+    `Each extra window costs about ${perWindow} MB PSS. Over ${growth.runs} runs after a warm-up (pool 2, concurrency 2), PSS sampled every ${growth.runs / 10} runs: ` +
+      `${growth.samples.map((p) => p.pssMb).join(' → ')} MB; least-squares slope ${growth.pssGrowthMbPer1000Runs} MB per 1,000 runs (goal < 1 MB: ${growth.pssGrowthMbPer1000Runs < 1 ? 'met' : 'not met'}).`,
     '',
     '![memory](../bench/results/memory.svg)',
     '',
@@ -413,12 +429,14 @@ try {
 }
 
 mkdirSync(resultsDir, { recursive: true });
+// A subset run (BENCH_SCENARIOS) writes beside the full results instead of over them.
+const suffix = only.length > 0 ? `-${only.join('+')}` : '';
 writeFileSync(
-  join(resultsDir, quick ? 'quick.json' : 'latest.json'),
+  join(resultsDir, quick ? 'quick.json' : `latest${suffix}.json`),
   `${JSON.stringify(results, null, 2)}\n`,
 );
 if (!quick) {
   for (const [name, svg] of Object.entries(charts)) writeFileSync(join(resultsDir, name), svg);
-  writeFileSync(join(resultsDir, 'summary.md'), `${summary.join('\n')}\n`);
+  writeFileSync(join(resultsDir, `summary${suffix}.md`), `${summary.join('\n')}\n`);
 }
 console.log(summary.join('\n'));

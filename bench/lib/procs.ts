@@ -62,3 +62,19 @@ export function treePssMb(pid: number): number {
   }
   return Math.round((kb / 1024) * 10) / 10;
 }
+
+/** CPU time (user + system) of a process tree in seconds, from /proc/<pid>/stat (Linux). */
+export function treeCpuSeconds(pid: number): number {
+  let ticks = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // Fields 14 and 15 of stat (utime, stime) are the 12th and 13th after the command.
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone
+    }
+  }
+  return ticks / 100; // USER_HZ is 100 on Linux
+}

@@ -33,23 +33,26 @@ export function ratio(a: number, b: number): number {
   return Math.round((a / b) * 100) / 100;
 }
 
-/** Runs `fn` `count` times with at most `concurrency` in flight; returns each duration (ms). */
+/**
+ * Runs `fn` `count` times with at most `concurrency` in flight; returns each duration (ms).
+ * `fn` gets the run index and its worker's index (0 … concurrency-1), stable per worker.
+ */
 export async function timed(
   count: number,
   concurrency: number,
-  fn: (i: number) => Promise<void>,
+  fn: (i: number, worker: number) => Promise<void>,
 ): Promise<{ durations: number[]; wallMs: number }> {
   const durations: number[] = [];
   let next = 0;
   const start = performance.now();
-  async function worker(): Promise<void> {
+  async function worker(w: number): Promise<void> {
     while (next < count) {
       const i = next++;
       const t0 = performance.now();
-      await fn(i);
+      await fn(i, w);
       durations.push(performance.now() - t0);
     }
   }
-  await Promise.all(Array.from({ length: concurrency }, () => worker()));
+  await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
   return { durations, wallMs: performance.now() - start };
 }
