@@ -247,9 +247,35 @@ class PageScreencast implements Screencast {
     this.stopPromise ??= (async () => {
       this.finishEarly('stopped');
       await this.teardown;
+      if (this.frames.length === 0) await this.standInFrame();
       return this.frames;
     })();
     return this.stopPromise;
+  }
+
+  /**
+   * Screencast frames come only when the page changes, so a short capture of a still page
+   * on a loaded machine can end with none: one screenshot stands in (bounded by 2 s), so a
+   * recording of a live page is never empty.
+   */
+  private async standInFrame(): Promise<void> {
+    if (this.stopReason === 'crashed' || this.stopReason === 'closed' || this.page.isClosed()) {
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const png = await Promise.race([
+        this.page.screenshot({ type: 'png', timeout: 2000 }),
+        new Promise<undefined>((resolve) => {
+          timer = setTimeout(() => resolve(undefined), 2500);
+        }),
+      ]);
+      if (png) this.frames.push({ png, timestampMs: 0 });
+    } catch (err) {
+      this.log.debug({ err }, 'no stand-in frame for an empty capture');
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

@@ -717,75 +717,70 @@ export class WindowPools extends EventEmitter<WindowPoolEventMap> implements Asy
   }
 
   /**
-   * Forces a garbage collection in the window's renderer, in the background: the window is
-   * already free, and whoever leases it meanwhile waits for this (bounded by 2 s). Failures
-   * are harmless (a dead target is detected and replaced by the usual paths).
+   * Runs window maintenance in the background while the window is free: whoever leases it
+   * meanwhile waits for it (bounded by `limitMs`). `work` resolves whether it succeeded;
+   * failures are harmless (a dead target is detected and replaced by the usual paths).
    */
-  private collectGarbage(pool: Pool, slot: Slot): void {
+  private maintain(
+    pool: Pool,
+    slot: Slot,
+    kind: 'collected' | 'recycled',
+    limitMs: number,
+    work: (window: PoolWindow) => Promise<boolean>,
+  ): void {
     const window = slot.window;
     if (!window || slot.maintenance) return;
     const started = Date.now();
-    const collect = async (): Promise<boolean> => {
-      try {
-        const cdp = await window.context.newCDPSession(window.page);
-        try {
-          await cdp.send('HeapProfiler.collectGarbage');
-        } finally {
-          await cdp.detach().catch(() => undefined);
-        }
-        return true;
-      } catch (err) {
-        this.logger.debug({ err, pool: slot.tag, windowId: slot.id }, 'renderer GC skipped');
-        return false;
-      }
-    };
-    const done: Promise<void> = Promise.race([collect(), sleep(2000).then(() => false)]).then(
+    const attempt = work(window).catch((err: unknown) => {
+      this.logger.debug({ err, pool: slot.tag, windowId: slot.id, kind }, 'maintenance skipped');
+      return false;
+    });
+    const done: Promise<void> = Promise.race([attempt, sleep(limitMs).then(() => false)]).then(
       (ok) => {
         if (slot.maintenance === done) slot.maintenance = undefined;
-        pool.collectedTotal++;
+        if (kind === 'collected') pool.collectedTotal++;
+        else pool.recycledTotal++;
         const durationMs = Date.now() - started;
-        this.logger.debug({ pool: slot.tag, windowId: slot.id, durationMs, ok }, 'renderer GC');
-        this.emitSafe('collected', { pool: slot.tag, windowId: slot.id, durationMs, ok });
+        this.logger.debug(
+          { pool: slot.tag, windowId: slot.id, durationMs, ok, kind },
+          'window maintained',
+        );
+        this.emitSafe(kind, { pool: slot.tag, windowId: slot.id, durationMs, ok });
       },
     );
     slot.maintenance = done;
   }
 
+  /** Forces a garbage collection in the window's renderer (see `gcEveryLeases`). */
+  private collectGarbage(pool: Pool, slot: Slot): void {
+    this.maintain(pool, slot, 'collected', 2000, async (window) => {
+      const cdp = await window.context.newCDPSession(window.page);
+      try {
+        await cdp.send('HeapProfiler.collectGarbage');
+      } finally {
+        await cdp.detach().catch(() => undefined);
+      }
+      return true;
+    });
+  }
+
   /**
-   * Swaps the window's page for a fresh one in the same context, in the background while the
-   * window is free (a lease granted meanwhile waits). Cookies and storage stay with the
-   * context. On failure the old page stays (or the usual death handling replaces the window).
+   * Swaps the window's page for a fresh one in the same context (see
+   * `recyclePageEveryLeases`): cookies and storage stay with the context. On failure the old
+   * page stays (or the usual death handling replaces the window).
    */
   private recyclePage(pool: Pool, slot: Slot): void {
-    const window = slot.window;
-    if (!window || slot.maintenance) return;
-    const started = Date.now();
-    const recycle = async (): Promise<boolean> => {
-      try {
-        const page = await window.context.newPage();
-        if (this.closed || slot.window !== window || !slot.healthy) {
-          await page.close().catch(() => undefined);
-          return false;
-        }
-        slot.window = { ...window, page };
-        this.watchPage(slot, page, slot.generation);
-        await window.page.close().catch(() => undefined);
-        return true;
-      } catch (err) {
-        this.logger.debug({ err, pool: slot.tag, windowId: slot.id }, 'page recycling skipped');
+    this.maintain(pool, slot, 'recycled', 5000, async (window) => {
+      const page = await window.context.newPage();
+      if (this.closed || slot.window !== window || !slot.healthy) {
+        await page.close().catch(() => undefined);
         return false;
       }
-    };
-    const done: Promise<void> = Promise.race([recycle(), sleep(5000).then(() => false)]).then(
-      (ok) => {
-        if (slot.maintenance === done) slot.maintenance = undefined;
-        pool.recycledTotal++;
-        const durationMs = Date.now() - started;
-        this.logger.debug({ pool: slot.tag, windowId: slot.id, durationMs, ok }, 'page recycled');
-        this.emitSafe('recycled', { pool: slot.tag, windowId: slot.id, durationMs, ok });
-      },
-    );
-    slot.maintenance = done;
+      slot.window = { ...window, page };
+      this.watchPage(slot, page, slot.generation);
+      await window.page.close().catch(() => undefined);
+      return true;
+    });
   }
 
   /**

@@ -1,10 +1,7 @@
-import { homedir } from 'node:os';
 import type { RunEvent, TerminalEvent } from '@browsertask/runner';
 import { parseCommandArgs, splitSecretFlags, stringFlag, stringListFlag } from '../args.js';
-import { readServiceConfig } from '../config.js';
-import { ServiceError, errorCode, errorMessage } from '../errors.js';
-import { createServiceLogger } from '../logger.js';
-import { startService } from '../start-service.js';
+import { ServiceError, errorMessage } from '../errors.js';
+import { bootService } from './boot.js';
 import type { Command } from './command.js';
 
 const HELP = `Usage: browsertask run <slug> [--bundle B] [--input name=value ...] [--json '{...}'] [--<SECRET>=value ...]
@@ -77,28 +74,13 @@ export const runCommand: Command = {
     };
     const bundle = stringFlag(args, 'bundle');
     if (bundle !== undefined) env.SERVICE_BUNDLE = bundle;
-    const { config, warnings } = readServiceConfig(env, {
-      cwd: process.cwd(),
-      homeDir: homedir(),
-      platform: process.platform,
+    const boot = await bootService('run', env, {
+      secretArgs,
+      isTTY: process.stdin.isTTY && process.stderr.isTTY,
+      logFailure: false,
     });
-    const { logger, setRedact } = createServiceLogger({ level: config.logLevel });
-    for (const w of warnings) logger.warn({}, w);
-
-    let service: Awaited<ReturnType<typeof startService>>;
-    try {
-      service = await startService({
-        config,
-        env: process.env,
-        secretArgs,
-        isTTY: process.stdin.isTTY && process.stderr.isTTY,
-        logger,
-        setRedact,
-      });
-    } catch (err) {
-      process.stderr.write(`browsertask run: ${errorMessage(err)}\n`);
-      return errorCode(err) === 'ERR_SERVICE_USAGE' ? 2 : 1;
-    }
+    if (!boot.ok) return boot.exitCode;
+    const { service } = boot;
     const controller = new AbortController();
     const onSignal = (): void => controller.abort(new Error('interrupted'));
     process.once('SIGINT', onSignal);

@@ -1,9 +1,6 @@
-import { homedir } from 'node:os';
 import { parseCommandArgs, splitSecretFlags, stringFlag } from '../args.js';
-import { ENV_DEFAULTS, readServiceConfig } from '../config.js';
-import { errorCode, errorMessage } from '../errors.js';
-import { createServiceLogger } from '../logger.js';
-import { startService } from '../start-service.js';
+import { ENV_DEFAULTS } from '../config.js';
+import { bootService } from './boot.js';
 import type { Command } from './command.js';
 
 const HELP = `Usage: browsertask serve [--host H] [--port P] [--bundle B] [--<SECRET>=value ...]
@@ -51,29 +48,13 @@ export const serveCommand: Command = {
     if (host !== undefined) env.SERVICE_HOST = host;
     if (port !== undefined) env.SERVICE_PORT = port;
     if (bundle !== undefined) env.SERVICE_BUNDLE = bundle;
-    const { config, warnings } = readServiceConfig(env, {
-      cwd: process.cwd(),
-      homeDir: homedir(),
-      platform: process.platform,
+    const boot = await bootService('serve', env, {
+      secretArgs,
+      isTTY: process.stdin.isTTY && process.stdout.isTTY,
+      logFailure: true,
     });
-    const { logger, setRedact } = createServiceLogger({ level: config.logLevel });
-    for (const w of warnings) logger.warn({}, w);
-
-    let service: Awaited<ReturnType<typeof startService>>;
-    try {
-      service = await startService({
-        config,
-        env: process.env,
-        secretArgs,
-        isTTY: process.stdin.isTTY && process.stdout.isTTY,
-        logger,
-        setRedact,
-      });
-    } catch (err) {
-      logger.error({ code: errorCode(err) }, `start-up failed: ${errorMessage(err)}`);
-      process.stderr.write(`browsertask serve: ${errorMessage(err)}\n`);
-      return errorCode(err) === 'ERR_SERVICE_USAGE' ? 2 : 1;
-    }
+    if (!boot.ok) return boot.exitCode;
+    const { service, logger } = boot;
 
     // Graceful shutdown; a second signal forces the exit (pools still close).
     return new Promise<number>((resolve) => {
