@@ -192,9 +192,16 @@ describe('hostile requests', { concurrency: false }, () => {
     await stillServing();
   });
 
-  test('very long headers → 431, the service keeps serving', async () => {
-    const res = await raw(port, 'GET', '/health', undefined, { 'x-long': 'a'.repeat(100_000) });
-    assert.equal(res.status, 431);
+  test('very long headers → 431 (or a reset connection), the service keeps serving', async () => {
+    // Node's parser refuses past 16 KiB with a 431 and closes the socket; a client still
+    // writing its 100 KB of headers may see that close as ECONNRESET/EPIPE instead.
+    const outcome = await raw(port, 'GET', '/health', undefined, {
+      'x-long': 'a'.repeat(100_000),
+    }).then(
+      (res) => String(res.status),
+      (err: NodeJS.ErrnoException) => err.code ?? 'error',
+    );
+    assert.ok(['431', 'ECONNRESET', 'EPIPE'].includes(outcome), outcome);
     await stillServing();
   });
 
