@@ -386,8 +386,17 @@ describe('runs', () => {
     const pending = crashRunner.run('t/crash', { base: site.url });
     while (leased === undefined || !leased.url().startsWith(site.url))
       await new Promise((r) => setTimeout(r, 20));
-    const cdp = await leased.context().newCDPSession(leased);
-    void cdp.send('Page.crash').catch(() => undefined); // never resolves (platform-notes)
+    // Crash the document the step is waiting in: after its load, so the command cannot land
+    // in a renderer that navigation is swapping out; confirmed by the page's crash event.
+    const page: Page = leased;
+    await page.waitForLoadState('load').catch(() => undefined);
+    const crashEvent = new Promise<boolean>((resolve) => page.once('crash', () => resolve(true)));
+    const cdp = await page.context().newCDPSession(page);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      void cdp.send('Page.crash').catch(() => undefined); // never resolves (platform-notes)
+      const sleep = new Promise<boolean>((r) => setTimeout(() => r(false), 2000));
+      if (await Promise.race([crashEvent, sleep])) break;
+    }
     const crashed = fail(await pending);
     assert.equal(crashed.code, 'ERR_RUNNER_SESSION_RESET', crashed.message);
     assert.equal(
