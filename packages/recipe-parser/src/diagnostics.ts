@@ -20,6 +20,11 @@ export interface Diagnostic {
   readonly code: RecipeErrorCode | RecipeWarningCode;
 }
 
+/** A whole-file problem, reported at 1:1: the single diagnostic of a failed load. */
+export function fileDiagnostic(file: string, code: RecipeErrorCode, message: string): Diagnostic {
+  return { file, line: 1, col: 1, severity: 'error', code, message };
+}
+
 /**
  * Render a diagnostic as `file:line:col: message`, followed, when the source text is
  * given, by the offending source line and a caret under the column.

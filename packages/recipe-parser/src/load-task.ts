@@ -1,5 +1,5 @@
 /** One entry point for every task file: recipes and YAML TaskDefs, chosen by extension. */
-import { formatDiagnostic } from './diagnostics.js';
+import { fileDiagnostic, formatDiagnostic } from './diagnostics.js';
 import { RecipeError } from './errors.js';
 import { parseRecipe, type LoadResult, type ParseOptions } from './parse-recipe.js';
 import type { TaskDef } from './taskdef.js';
@@ -24,14 +24,11 @@ export function loadTask(text: string, file: string, options: ParseOptions = {})
   return {
     ok: false,
     diagnostics: [
-      {
+      fileDiagnostic(
         file,
-        line: 1,
-        col: 1,
-        severity: 'error',
-        code: 'ERR_RECIPE_INVALID',
-        message: `unsupported task file extension: expected ${TASK_EXTENSIONS.join(', ')}`,
-      },
+        'ERR_RECIPE_INVALID',
+        `unsupported task file extension: expected ${TASK_EXTENSIONS.join(', ')}`,
+      ),
     ],
   };
 }

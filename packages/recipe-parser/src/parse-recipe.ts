@@ -3,7 +3,7 @@
  * line by line into a TaskDef. Every problem is collected; nothing throws.
  */
 import { ACTIONS, type ParamSpec } from './actions.js';
-import { sortDiagnostics, type Diagnostic } from './diagnostics.js';
+import { fileDiagnostic, sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import type { RecipeErrorCode } from './errors.js';
 import { bareScalar, parseFlowValue } from './internal/flow-value.js';
 import {
@@ -117,14 +117,11 @@ export function parseRecipe(text: string, file: string, options: ParseOptions = 
     return {
       ok: false,
       diagnostics: [
-        {
+        fileDiagnostic(
           file,
-          line: 1,
-          col: 1,
-          severity: 'error',
-          code: 'ERR_RECIPE_SYNTAX',
-          message: `internal parser error: ${err instanceof Error ? err.message : String(err)}`,
-        },
+          'ERR_RECIPE_SYNTAX',
+          `internal parser error: ${err instanceof Error ? err.message : String(err)}`,
+        ),
       ],
     };
   }

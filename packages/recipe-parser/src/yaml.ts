@@ -5,7 +5,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { LineCounter, parseDocument, stringify, isMap, isNode, type Document } from 'yaml';
 import { ACTIONS, ACTION_NAMES, isActionName, type ParamSpec } from './actions.js';
-import { sortDiagnostics, type Diagnostic } from './diagnostics.js';
+import { fileDiagnostic, sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import type { RecipeErrorCode } from './errors.js';
 import { FORMS } from './internal/keywords.js';
 import { normalizeStep, type MutableStep } from './internal/normalize.js';
@@ -312,14 +312,11 @@ export function fromYaml(text: string, file: string, options: ParseOptions = {})
     return {
       ok: false,
       diagnostics: [
-        {
+        fileDiagnostic(
           file,
-          line: 1,
-          col: 1,
-          severity: 'error',
-          code: 'ERR_RECIPE_SYNTAX',
-          message: `internal YAML loader error: ${err instanceof Error ? err.message : String(err)}`,
-        },
+          'ERR_RECIPE_SYNTAX',
+          `internal YAML loader error: ${err instanceof Error ? err.message : String(err)}`,
+        ),
       ],
     };
   }
